@@ -834,16 +834,15 @@ fn live_refuses_flags_without_what_they_go_with() {
 #[test]
 fn live_on_sigterm_releases_every_mute_and_writes_the_record() {
     use crate::detect::{two_mics, write_two_mics};
-    use std::process::{Command, Stdio};
     let dir = Dir::new();
     let (a, b) = two_mics();
     write_two_mics(&dir, &a, &b);
     let osc = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
     let target = osc.local_addr().unwrap().to_string();
-    let child = Command::new(env!("CARGO_BIN_EXE_overtalk"))
-        .args([
-            "live",
+    let (child, lines) = spawn_live(
+        &dir,
+        "",
+        &[
             "--track",
             "Host=a.wav",
             "--track",
@@ -856,27 +855,16 @@ fn live_on_sigterm_releases_every_mute_and_writes_the_record() {
             &target,
             "--record",
             "out",
-        ])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Host talks from 0.5 s: once the rule has muted Guest, the process is told to stop.
-    let mut buf = [0u8; 512];
-    let n = osc.recv(&mut buf).expect("the rule mutes Guest");
-    let mute = osc_message(&buf[..n]);
-    assert_eq!(mute, ("/overtalk/Guest/mute".to_owned(), 1));
-    let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(
-        stderr.contains("overtalk live: stopping on SIGTERM (the record is written before exit)\n"),
-        "{stderr}"
+        ],
     );
+    // Host talks from 0.5 s: once the rule has muted Guest, the process is told to stop.
+    osc_mutes(&osc, &["/overtalk/Guest/mute"]);
+    send("TERM", child.id());
+    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
+    let out = child.wait_with_output().unwrap();
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(out.status.code(), Some(0), "{rest:?}");
+    let mut buf = [0u8; 512];
     let mut last = None;
     while let Ok(n) = osc.recv(&mut buf) {
         last = Some(osc_message(&buf[..n]));
@@ -884,8 +872,25 @@ fn live_on_sigterm_releases_every_mute_and_writes_the_record() {
             break;
         }
     }
-    assert_eq!(last, Some(("/overtalk/Guest/mute".to_owned(), 0)), "{stderr}");
-    assert!(dir.read("out/live.rttm").contains(" Host "), "{stderr}");
+    assert_eq!(last, Some(("/overtalk/Guest/mute".to_owned(), 0)), "{rest:?}");
+    assert!(dir.read("out/live.rttm").contains(" Host "), "{rest:?}");
+}
+
+/// Waits (5 s at most) for the mute messages (value 1) of `addresses` at the OSC receiver,
+/// in any order, and checks that nothing else came first.
+#[cfg(all(feature = "live", unix))]
+fn osc_mutes(osc: &std::net::UdpSocket, addresses: &[&str]) {
+    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    let mut muted = Vec::new();
+    let mut buf = [0u8; 512];
+    while muted.len() < addresses.len() {
+        let n = osc.recv(&mut buf).unwrap_or_else(|e| panic!("{e}: no mute of {addresses:?}"));
+        let (address, value) = osc_message(&buf[..n]);
+        assert_eq!(value, 1, "{address}");
+        muted.push(address);
+    }
+    muted.sort();
+    assert_eq!(muted, addresses);
 }
 
 /// The address and the one `,i` argument of an OSC message.
@@ -943,17 +948,7 @@ fn live_with_two_mutes(
     let osc = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
     let target = osc.local_addr().unwrap().to_string();
     let (child, lines) = live_debate(dir, prefix, &["--osc", &target]);
-    osc.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
-    let mut muted = Vec::new();
-    let mut buf = [0u8; 512];
-    while muted.len() < 2 {
-        let n = osc.recv(&mut buf).expect("the rule mutes Guest and Other");
-        let (address, value) = osc_message(&buf[..n]);
-        assert_eq!(value, 1, "{address}");
-        muted.push(address);
-    }
-    muted.sort();
-    assert_eq!(muted, ["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
+    osc_mutes(&osc, &["/overtalk/Guest/mute", "/overtalk/Other/mute"]);
     (child, osc, lines)
 }
 
@@ -967,18 +962,31 @@ fn live_debate(
     actuator: &[&str],
 ) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
     use crate::detect::{two_mics, wav, write_two_mics};
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
     let (a, b) = two_mics();
     write_two_mics(dir, &a, &b);
     wav(dir, "c.wav", 1, 16_000, &vec![0i16; a.len()]);
-    let script = format!(
-        "{prefix} exec \"$0\" live --track Host=a.wav --track Guest=b.wav --track Other=c.wav \
-         --speed 1 --rule debate-mute {} --record out --events events.jsonl",
-        actuator.join(" ")
-    );
+    let tracks = ["--track", "Host=a.wav", "--track", "Guest=b.wav", "--track", "Other=c.wav"];
+    let rule = ["--speed", "1", "--rule", "debate-mute"];
+    let outputs = ["--record", "out", "--events", "events.jsonl"];
+    spawn_live(dir, prefix, &[&tracks[..], &rule, actuator, &outputs].concat())
+}
+
+/// `overtalk live ARGS` in `dir`, started through `sh -c` with `prefix` before it (`trap ''
+/// HUP;` starts it with SIGHUP ignored, as `nohup` does), stdin closed and stdout piped: the
+/// child and a reader of its stderr lines as they come.
+#[cfg(all(feature = "live", unix))]
+fn spawn_live(
+    dir: &Dir,
+    prefix: &str,
+    args: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
     let mut child = Command::new("sh")
-        .args(["-c", &script, env!("CARGO_BIN_EXE_overtalk")])
+        .arg("-c")
+        .arg(format!("{prefix} exec \"$0\" live \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_overtalk"))
+        .args(args)
         .current_dir(dir.path())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -1044,6 +1052,26 @@ fn unmutes(osc: &std::net::UdpSocket) -> Vec<String> {
     osc_messages(osc).into_iter().filter(|m| m.1 == 0).map(|m| m.0).collect()
 }
 
+/// Sends SIGTERM, waits for the session to say it stops, sends it again: checks that the
+/// process exits as the signal would have (143) within a second of the second, and returns
+/// the stderr lines after the first.
+#[cfg(all(feature = "live", unix))]
+fn sigterm_twice(
+    child: std::process::Child,
+    lines: &std::sync::mpsc::Receiver<String>,
+) -> Vec<String> {
+    send("TERM", child.id());
+    lines_until(lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
+    let second = std::time::Instant::now();
+    send("TERM", child.id());
+    let out = child.wait_with_output().unwrap();
+    let took = second.elapsed();
+    let rest: Vec<String> = lines.iter().collect();
+    assert_eq!(out.status.code(), Some(143), "{rest:?}");
+    assert!(took < std::time::Duration::from_millis(1000), "{took:?}");
+    rest
+}
+
 /// A second SIGTERM while the session finishes ends the process at once, as the signal would
 /// have (143), but not before every channel still muted is opened: the unmute datagrams of
 /// both muted channels arrive, and the process is gone within a second of the signal.
@@ -1052,15 +1080,7 @@ fn unmutes(osc: &std::net::UdpSocket) -> Vec<String> {
 fn live_on_a_second_sigterm_releases_every_mute_before_it_exits() {
     let dir = Dir::new();
     let (child, osc, lines) = live_with_two_mutes(&dir, "");
-    send("TERM", child.id());
-    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
-    let second = std::time::Instant::now();
-    send("TERM", child.id());
-    let out = child.wait_with_output().unwrap();
-    let took = second.elapsed();
-    let rest: Vec<String> = lines.iter().collect();
-    assert_eq!(out.status.code(), Some(143), "{rest:?}");
-    assert!(took < std::time::Duration::from_millis(1000), "{took:?}");
+    let rest = sigterm_twice(child, &lines);
     assert!(
         rest.iter().any(|l| l
             == "overtalk live: SIGTERM again: releasing every mute and exiting without \
@@ -1202,15 +1222,7 @@ fn live_on_a_second_sigterm_opens_the_obs_inputs_before_it_exits() {
         assert!(start.elapsed() < Duration::from_secs(5), "the rule mutes Guest and Other");
         std::thread::sleep(Duration::from_millis(10));
     }
-    send("TERM", child.id());
-    lines_until(&lines, "overtalk live: stopping on SIGTERM (the record is written before exit)");
-    let second = Instant::now();
-    send("TERM", child.id());
-    let out = child.wait_with_output().unwrap();
-    let took = second.elapsed();
-    let rest: Vec<String> = lines.iter().collect();
-    assert_eq!(out.status.code(), Some(143), "{rest:?}");
-    assert!(took < Duration::from_millis(1000), "{took:?}");
+    let rest = sigterm_twice(child, &lines);
     // The blocking session's requests are answered before its socket closes.
     std::thread::sleep(Duration::from_millis(100));
     let log = mock.log.lock().unwrap();
@@ -1246,4 +1258,73 @@ fn live_with_its_port_taken_leaves_no_events_file() {
         format!("overtalk: error: --serve {addr}: Address already in use (os error 98)\n");
     assert_eq!((r.code(), r.stderr()), (2, message));
     assert!(!dir.path().join("events.jsonl").exists());
+}
+
+/// A hook slow to mute (400 ms): a second SIGTERM that comes while a mute is still being sent
+/// opens that channel after the mute has landed, not before it, so the channel ends open.
+#[cfg(all(feature = "live", unix))]
+#[test]
+fn live_on_a_second_sigterm_opens_a_channel_whose_mute_was_still_being_sent() {
+    use std::time::{Duration, Instant};
+    let dir = Dir::new();
+    let hook = "case $OVERTALK_ACTION in \
+                mute) echo \"start mute $OVERTALK_CHANNEL\" >> hook.log; sleep 0.4; \
+                      echo \"mute $OVERTALK_CHANNEL\" >> hook.log;; \
+                unmute) echo \"unmute $OVERTALK_CHANNEL\" >> hook.log;; \
+                esac";
+    let (child, lines) = live_debate(&dir, "", &["--hook", hook]);
+    let log = dir.path().join("hook.log");
+    let start = Instant::now();
+    while !std::fs::read_to_string(&log).is_ok_and(|l| l.starts_with("start mute ")) {
+        assert!(start.elapsed() < Duration::from_secs(5), "the rule mutes Guest or Other");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    sigterm_twice(child, &lines);
+    // Any hook command still running ends well within this.
+    std::thread::sleep(Duration::from_millis(600));
+    let log = dir.read("hook.log");
+    let mut lines = log.lines();
+    let first = lines.next().unwrap();
+    let channel = first.strip_prefix("start mute ").unwrap();
+    // The mute in flight landed, and its channel was opened after it.
+    let after: Vec<&str> = lines.filter(|l| l.ends_with(&format!(" {channel}"))).collect();
+    assert_eq!(after.first().copied(), Some(format!("mute {channel}").as_str()), "{log}");
+    assert_eq!(after.last().copied(), Some(format!("unmute {channel}").as_str()), "{log}");
+    // No mute was begun once the exit had: every channel muted was opened last.
+    for other in ["Guest", "Other"] {
+        let last = log.lines().rfind(|l| l.ends_with(&format!(" {other}")));
+        assert!(last.is_none_or(|l| l == format!("unmute {other}")), "{log}");
+    }
+}
+
+/// An events output that fails (`/dev/full`: no space left) is said once and closed; the
+/// session goes on to its end, its record is the one written without `--events`, and the
+/// command exits 1 (finished, an output incomplete).
+#[cfg(all(feature = "live", target_os = "linux"))]
+#[test]
+fn live_with_an_events_output_that_fails_still_writes_the_record() {
+    use crate::detect::{two_mics, write_two_mics};
+    let dir = Dir::new();
+    let (a, b) = two_mics();
+    write_two_mics(&dir, &a, &b);
+    let r = dir.run(&[&LIVE_TWO_MICS[..], &["--events", "/dev/full", "--record", "full"]].concat());
+    assert_eq!(r.code(), 1, "{}", r.stderr());
+    let stderr = r.stderr();
+    let failed: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("overtalk live: the events output failed"))
+        .collect();
+    assert_eq!(failed.len(), 1, "{stderr}");
+    assert!(
+        failed[0].ends_with(
+            "s of audio: No space left on device (os error 28); it is closed, and detection, the \
+             actuators and the record go on"
+        ),
+        "{stderr}"
+    );
+    let plain = dir.run(&[&LIVE_TWO_MICS[..], &["--record", "plain"]].concat());
+    assert_eq!(plain.code(), 0, "{}", plain.stderr());
+    assert!(dir.read("plain/live.rttm").contains(" Host "));
+    assert_eq!(dir.read("full/live.rttm"), dir.read("plain/live.rttm"));
+    assert_eq!(dir.read("full/live.analysis.json"), dir.read("plain/live.analysis.json"));
 }

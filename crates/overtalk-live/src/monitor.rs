@@ -83,15 +83,16 @@ pub fn run_monitor(
             loop {
                 match actions.recv().await {
                     Ok(action) => {
-                        if action.write_line(&mut out).is_err() {
-                            break;
+                        if let Err(e) = action.write_line(&mut out) {
+                            // The session's own lines meet the same output: it says so.
+                            return Some(format!("at {:.2} s of audio: {e}", action.decided_s));
                         }
                     }
                     Err(RecvError::Lagged(_)) => continue,
                     Err(RecvError::Closed) => break,
                 }
             }
-            let _ = out.flush();
+            out.flush().err().map(|e| format!("at the end: {e}"))
         })
     });
     let (session, mut events) = match Session::start_subscribed(source, config) {
@@ -120,11 +121,17 @@ pub fn run_monitor(
     // The session is over and its sender dropped: the outputs release every mute and end.
     let _ = runtime.block_on(relay_task);
     let snapshot = runtime.block_on(handle.finish());
-    if let Some(forward) = forward {
-        // The actions' sender is gone with the outputs: the forwarder writes what is left.
-        let _ = runtime.block_on(forward);
+    // The actions' sender is gone with the outputs: the forwarder writes what is left.
+    let forwarded = forward.and_then(|forward| runtime.block_on(forward).ok().flatten());
+    let mut summary = summary?;
+    // Said here only when the session's own lines did not meet the failure first.
+    if let (Some(why), None) = (forwarded, &summary.events_error) {
+        eprintln!(
+            "overtalk live: the events output failed {why}; the actions after it are not in it"
+        );
+        summary.events_error = Some(why);
     }
-    Ok((summary?, snapshot))
+    Ok((summary, snapshot))
 }
 
 /// The line `overtalk live` prints once the page is served: its address as bound (the port

@@ -435,6 +435,13 @@ pub struct SessionSummary {
     /// refused ([`AnalysisStream::speculation_errors`]): zero unless the detector's report of
     /// its undecided edges is wrong. Those checks committed nothing early.
     pub speculation_errors: u64,
+    /// Why the session ended early on an error of its own (the detector, the analysis stream,
+    /// the revision at the end), when it did: it then ended as a stop ends it, the record
+    /// written from what was decided up to the error, with this reason among its warnings.
+    pub failure: Option<String>,
+    /// Why the events output (`--events`) failed and was closed, when it did: said on stderr
+    /// when it happened; detection and the record went on.
+    pub events_error: Option<String>,
 }
 
 /// What the end-of-session revision changed (see [`crate::revise`]).
@@ -572,7 +579,7 @@ struct Publisher {
     start: Instant,
     events: Vec<LiveEvent>,
     wall_at: Vec<f64>,
-    write_error: Option<std::io::Error>,
+    write_error: Option<String>,
 }
 
 impl Publisher {
@@ -581,8 +588,14 @@ impl Publisher {
         for e in batch.drain(..) {
             if let Some(out) = self.out.as_mut() {
                 if let Err(err) = e.write_line(out.as_mut()).and_then(|()| out.flush()) {
-                    // A closed pipe or a full disk stops the event file, not the session.
-                    self.write_error.get_or_insert(err);
+                    // A closed pipe or a full disk stops the event file, not the session:
+                    // said once, now, while the session goes on.
+                    let why = format!("at {:.2} s of audio: {err}", e.decided_s);
+                    eprintln!(
+                        "overtalk live: the events output failed {why}; it is closed, and \
+                         detection, the actuators and the record go on"
+                    );
+                    self.write_error = Some(why);
                     self.out = None;
                 }
             }
@@ -729,12 +742,25 @@ fn run(
         }
         Ok(())
     };
+    // An error of the detector or the analysis stream ends the session as a stop does: the
+    // source stopped, every mute released by the outputs, the record written from what was
+    // decided up to it; the error is kept for the caller.
+    let mut failure: Option<anyhow::Error> = None;
+    // The committed speech as it comes, for a record when the detector cannot finish.
+    let mut committed_speech = CommittedSpeech::new(names.len());
     let end = loop {
         match rx.recv_timeout(Duration::from_millis(200)) {
             Ok(SourceMessage::Block(b)) => {
                 let slices: Vec<&[f32]> = b.channels.iter().map(Vec::as_slice).collect();
-                let edges = detector.push(&slices)?;
+                let edges = match detector.push(&slices) {
+                    Ok(edges) => edges,
+                    Err(e) => {
+                        failure = Some(e.context("speech detection"));
+                        break SourceEnd::Stopped;
+                    }
+                };
                 drop(slices);
+                committed_speech.push(&edges);
                 let committed = detector.detector.committed();
                 let heard = config.speculate.then(|| detector.detector.heard(&stream_of)).flatten();
                 if let Some(clock) = &config.clock {
@@ -743,7 +769,7 @@ fn run(
                 // The meter takes the block in the session's path: what it finds, and where
                 // its warning falls among the events, depend on the audio alone.
                 let found = meter(&mut music, &b, &committed_edges(&edges), secs(committed));
-                feed(
+                let fed = feed(
                     edges,
                     Some(committed),
                     heard,
@@ -752,8 +778,12 @@ fn run(
                     &mut stream,
                     &mut batch,
                     &mut stream_events,
-                )?;
+                );
                 publisher.publish(&mut batch);
+                if let Err(e) = fed {
+                    failure = Some(e.context("the analysis of the committed speech"));
+                    break SourceEnd::Stopped;
+                }
             }
             Ok(SourceMessage::Warnings(warnings)) => {
                 // Said as `overtalk detect` says them, and kept for the record.
@@ -777,8 +807,21 @@ fn run(
             }
         }
     };
+    if failure.is_some() {
+        // The source stops with the session (a device at once, a replay at its next block).
+        stop.store(true, Ordering::Relaxed);
+    }
     let clock = detector.detector.clock();
-    let (edges, regions, revised) = detector.finish()?;
+    let committed_clock = detector.detector.committed();
+    let (edges, regions, revised) = match detector.finish() {
+        Ok(finished) => finished,
+        Err(e) => {
+            // The speech committed before the error, ended where the detector had committed.
+            let regions = committed_speech.regions(committed_clock);
+            failure.get_or_insert(e.context("finishing the speech detection"));
+            (Vec::new(), regions, None)
+        }
+    };
     let ends = match music {
         // A meter that failed costs its warnings, not the session's record.
         Some(m) => m.finish(&committed_edges(&edges), secs(clock)).unwrap_or_else(|e| {
@@ -790,7 +833,16 @@ fn run(
     notes.extend(ends.iter().flatten().map(ToString::to_string));
     let ends = ends.into_iter().enumerate();
     let ends = ends.map(|(track, warning)| MusicNote::End { track, warning }).collect();
-    feed(edges, None, None, clock, ends, &mut stream, &mut batch, &mut stream_events)?;
+    if let Err(e) =
+        feed(edges, None, None, clock, ends, &mut stream, &mut batch, &mut stream_events)
+    {
+        // The record is the detector's speech; what the stream could not finish is said.
+        let e = e.context("the analysis of the committed speech");
+        match &failure {
+            Some(_) => eprintln!("overtalk live: after the error, also: {e:#}"),
+            None => failure = Some(e),
+        }
+    }
     let speculation_errors = stream.speculation_errors();
     publisher.publish(&mut batch);
     let annotation_of = |regions: Vec<overtalk::Region>| {
@@ -805,7 +857,7 @@ fn run(
             if revised == regions {
                 (committed_annotation.clone(), Some(summary))
             } else {
-                let r = crate::revise::revise(
+                match crate::revise::revise(
                     &names,
                     &stream_of,
                     &by_name,
@@ -814,14 +866,22 @@ fn run(
                     clock,
                     &publisher.events,
                     &mut wire,
-                )?;
-                let mut events = r.events;
-                summary.retracted =
-                    events.iter().filter(|e| e.state == EventState::Retracted).count();
-                summary.added = events.len() - summary.retracted;
-                publisher.publish(&mut events);
-                stream_events = r.stream_events;
-                (annotation_of(revised), Some(summary))
+                ) {
+                    Ok(r) => {
+                        let mut events = r.events;
+                        summary.retracted =
+                            events.iter().filter(|e| e.state == EventState::Retracted).count();
+                        summary.added = events.len() - summary.retracted;
+                        publisher.publish(&mut events);
+                        stream_events = r.stream_events;
+                        (annotation_of(revised), Some(summary))
+                    }
+                    Err(e) => {
+                        // The record is then the speech as committed.
+                        failure.get_or_insert(e.context("revising the speech at the end"));
+                        (committed_annotation.clone(), None)
+                    }
+                }
             }
         }
     };
@@ -858,6 +918,14 @@ fn run(
         }
     }
     notes.extend(silence);
+    let failure = failure.map(|e| format!("at {:.2} s of audio: {e:#}", secs(clock)));
+    if let Some(why) = &failure {
+        // In the record's warnings: its speech stops there, not where the audio did.
+        notes.push(format!(
+            "the live session ended early on an error {why}; the record holds the speech \
+             decided up to it"
+        ));
+    }
     // The tracks moved onto the session clock, named as `overtalk detect` names them.
     let placed: Vec<(&str, overtalk::Delta)> =
         names.iter().map(String::as_str).zip(offsets.iter().copied()).collect();
@@ -877,9 +945,6 @@ fn run(
         )?),
         None => None,
     };
-    if let Some(e) = publisher.write_error {
-        eprintln!("overtalk live: the event output failed and was closed: {e}");
-    }
     Ok(SessionSummary {
         end,
         audio_s: clock.micros() as f64 / 1e6,
@@ -893,7 +958,51 @@ fn run(
         revision,
         recorded,
         speculation_errors,
+        failure,
+        events_error: publisher.write_error,
     })
+}
+
+/// The committed speech of each track as its committed edges give it, kept as the session
+/// runs: the record when the detector fails and cannot finish.
+struct CommittedSpeech {
+    /// Per track: where its open speech started, if it speaks.
+    open: Vec<Option<Time>>,
+    /// Per track: its speech ended so far, in order.
+    done: Vec<Vec<overtalk::Segment>>,
+}
+
+impl CommittedSpeech {
+    fn new(tracks: usize) -> CommittedSpeech {
+        CommittedSpeech { open: vec![None; tracks], done: vec![Vec::new(); tracks] }
+    }
+
+    fn push(&mut self, edges: &[SpeechEdge]) {
+        let committed = overtalk_audio::online::EdgeState::Committed;
+        let tracks = self.open.len();
+        for e in edges.iter().filter(|e| e.state == committed && e.track < tracks) {
+            match (e.speaking, self.open[e.track]) {
+                (true, None) => self.open[e.track] = Some(e.time),
+                (false, Some(start)) => {
+                    self.open[e.track] = None;
+                    self.done[e.track].extend(overtalk::Segment::new(start, e.time));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Each track's speech, what is still open ended at `until`.
+    fn regions(&self, until: Time) -> Vec<overtalk::Region> {
+        self.done
+            .iter()
+            .zip(&self.open)
+            .map(|(done, open)| {
+                let last = open.and_then(|start| overtalk::Segment::new(start, until));
+                overtalk::Region::from_segments(done.iter().copied().chain(last))
+            })
+            .collect()
+    }
 }
 
 /// Seconds of a time on the session clock.

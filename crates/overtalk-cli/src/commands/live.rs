@@ -300,6 +300,14 @@ pub fn run(args: Args, globals: Globals) -> Result<Outcome> {
             );
         }
     }
+    // Every mute is released and the record written by now: the session's own error ends the
+    // command with it, and an events output that failed (said when it did) leaves it partial.
+    if let Some(why) = &summary.failure {
+        bail!("the live session ended early {why}");
+    }
+    if summary.events_error.is_some() {
+        return Ok(Outcome::Partial);
+    }
     Ok(Outcome::Ok)
 }
 

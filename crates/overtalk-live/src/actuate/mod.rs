@@ -9,7 +9,8 @@
 //! exits; if the task itself is dropped or panics first, a guard opens them synchronously
 //! ([`Actuator::releaser`]). What each task holds closed is also in the process-wide
 //! [`crate::failsafe`] registry, which opens it on the exits that run no guard (a second
-//! Ctrl-C or SIGTERM, a panic of the main thread).
+//! Ctrl-C or SIGTERM, a panic of the main thread); a channel is put there before its mute is
+//! sent, and the exit waits for the mute in flight, so the unmute always comes after it.
 //!
 //! ```text
 //! rule ──wish──► watch ──► actuator task ──► device (UDP / WebSocket / command)
@@ -112,6 +113,15 @@ impl<A: Actuator> Held<A> {
         self.registration.set(self.closed());
     }
 
+    /// What is closed once `channel` is at `to`, for [`Registration::begin`] before the
+    /// change is sent.
+    fn closed_with(&self, channel: &str, to: ChannelLevel) -> Vec<(String, ChannelLevel)> {
+        let mut closed = self.closed();
+        closed.retain(|(c, _)| c != channel);
+        closed.push((channel.to_owned(), to));
+        closed
+    }
+
     fn closed(&self) -> Vec<(String, ChannelLevel)> {
         self.applied.iter().filter(|(_, l)| !l.is_open()).map(|(c, l)| (c.clone(), *l)).collect()
     }
@@ -177,11 +187,23 @@ pub async fn run_actuator<A: Actuator>(
         order.sort_by_key(|(_, to)| !to.is_open());
         for (channel, &to) in order {
             let from = held.applied.get(channel).copied().unwrap_or(ChannelLevel::OPEN);
-            // The process is ending through the registry's release: close nothing more.
-            if from == to || (!to.is_open() && crate::failsafe::is_exiting()) {
+            if from == to {
                 continue;
             }
+            // A closing change is held in the registry before it is sent and counted in
+            // flight until it is done, so the exit's release opens the channel after it
+            // lands; none starts once the process is ending through that release.
+            let in_flight = if to.is_open() {
+                None
+            } else {
+                let closed = held.closed_with(channel, to);
+                match held.registration.begin(closed) {
+                    Some(guard) => Some(guard),
+                    None => continue,
+                }
+            };
             let result = attempt(held.actuator.set_level(channel, from, to)).await;
+            drop(in_flight);
             if report(&reporter, action_name(from, to), Some(channel), &result) {
                 held.apply(channel.clone(), to);
             } else {

@@ -843,3 +843,152 @@ fn early_commits_are_the_classes_of_the_record_no_later() {
     want[0] = (Bc, 3000, 3410);
     assert_eq!(commits(&late.events), want);
 }
+
+/// A source that delivers the script's first `good` blocks of 480 frames as a replay does,
+/// then one block of three channels for the two speakers, which the detector refuses; then it
+/// ends as if nothing were wrong.
+struct BrokenAfter {
+    names: Vec<String>,
+    tracks: Vec<Vec<f32>>,
+    good: usize,
+}
+
+struct Joined(Option<std::thread::JoinHandle<()>>);
+
+impl overtalk_live::source::Running for Joined {
+    fn stop(&mut self) {
+        if let Some(h) = self.0.take() {
+            h.join().unwrap();
+        }
+    }
+}
+
+impl overtalk_live::source::Source for BrokenAfter {
+    fn names(&self) -> &[String] {
+        &self.names
+    }
+    fn rate(&self) -> u32 {
+        RATE
+    }
+    fn block_frames(&self) -> usize {
+        480
+    }
+    fn lossless(&self) -> bool {
+        true
+    }
+    fn start(
+        self: Box<Self>,
+        sink: overtalk_live::source::BlockSink,
+    ) -> anyhow::Result<Box<dyn overtalk_live::source::Running>> {
+        let thread = std::thread::spawn(move || {
+            for b in 0..self.good {
+                let block: Vec<&[f32]> =
+                    self.tracks.iter().map(|t| &t[b * 480..(b + 1) * 480]).collect();
+                if !sink.push(&block) {
+                    return;
+                }
+            }
+            let wrong = [0.0f32; 480];
+            if sink.push(&[&wrong[..], &wrong[..], &wrong[..]]) {
+                sink.end(SourceEnd::Finished);
+            }
+        });
+        Ok(Box::new(Joined(Some(thread))))
+    }
+}
+
+/// An error of the detector in the middle of a session (a block it refuses after 9 s of the
+/// script) ends the session as a stop does: the record is written, and its speech is what a
+/// replay of those 9 s gives, to the byte; its analysis says the session ended early and why;
+/// the summary keeps the reason for the caller.
+#[test]
+fn an_error_in_the_middle_of_a_session_ends_it_with_its_record_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = script_samples(COPIES);
+    let good = 300; // 300 × 480 frames: 9.00 s
+    let source = BrokenAfter { names: vec!["A".into(), "B".into()], tracks: tracks.clone(), good };
+    let config =
+        SessionConfig { record: Some(dir.path().join("broken")), ..SessionConfig::default() };
+    let broken = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+    let why = "at 9.00 s of audio: speech detection: causal detection: a block of 3 channels for \
+               2 speakers";
+    assert_eq!(broken.failure.as_deref(), Some(why));
+    assert_eq!(broken.end, SourceEnd::Stopped);
+    assert_eq!(broken.audio_s, 9.0);
+    // The same 9 s replayed to their end.
+    for (name, t) in ["A", "B"].iter().zip(&tracks) {
+        write_wav(&dir.path().join(format!("{name}9.wav")), &t[..good * 480]);
+    }
+    let files: Vec<(String, PathBuf)> = ["A", "B"]
+        .iter()
+        .map(|n| ((*n).to_owned(), dir.path().join(format!("{n}9.wav"))))
+        .collect();
+    let source = Replay::open(&files, 480, Pacing::Unpaced).unwrap();
+    let config = SessionConfig {
+        record: Some(dir.path().join("whole")),
+        music: false,
+        ..SessionConfig::default()
+    };
+    let whole = Session::start(Box::new(source), config).unwrap().wait().unwrap();
+    assert_eq!(whole.failure, None);
+    let read = |r: &Option<overtalk_live::record::Recorded>| {
+        let r = r.as_ref().unwrap();
+        (std::fs::read_to_string(&r.rttm).unwrap(), std::fs::read_to_string(&r.analysis).unwrap())
+    };
+    let (broken_rttm, broken_json) = read(&broken.recorded);
+    let (whole_rttm, _) = read(&whole.recorded);
+    assert_eq!(broken_rttm, whole_rttm);
+    assert_eq!(broken_rttm.lines().count(), 4, "{broken_rttm}");
+    let json: serde_json::Value = serde_json::from_str(&broken_json).unwrap();
+    let warnings = &json["conversations"][0]["diagnostics"]["warnings"];
+    let note = format!(
+        "the live session ended early on an error {why}; the record holds the speech decided \
+         up to it"
+    );
+    assert!(
+        warnings.as_array().unwrap().iter().any(|w| w.to_string().contains(&note)),
+        "{warnings}"
+    );
+}
+
+/// An events output that fails in the middle (a full disk) is closed and said once; the
+/// session runs to its end and its record is written.
+#[test]
+fn an_events_output_that_fails_stops_neither_the_session_nor_its_record() {
+    struct FullAfter(usize);
+    impl std::io::Write for FullAfter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            if self.0 == 0 {
+                return Err(std::io::Error::from_raw_os_error(28));
+            }
+            self.0 -= 1;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tracks = render(dir.path());
+    let run = |out: Option<Box<dyn std::io::Write + Send>>, record: &str| {
+        let source = Replay::open(&tracks, 480, Pacing::Unpaced).unwrap();
+        let config = SessionConfig {
+            events_out: out,
+            record: Some(dir.path().join(record)),
+            ..SessionConfig::default()
+        };
+        Session::start(Box::new(source), config).unwrap().wait().unwrap()
+    };
+    let failed = run(Some(Box::new(FullAfter(3))), "failed");
+    let plain = run(None, "plain");
+    assert_eq!(failed.end, SourceEnd::Finished);
+    assert_eq!(failed.failure, None);
+    let why = failed.events_error.as_deref().unwrap();
+    assert!(why.ends_with("s of audio: No space left on device (os error 28)"), "{why}");
+    assert_eq!(failed.events.len(), plain.events.len());
+    let rttm = |s: &overtalk_live::session::SessionSummary| {
+        std::fs::read_to_string(&s.recorded.as_ref().unwrap().rttm).unwrap()
+    };
+    assert_eq!(rttm(&failed), rttm(&plain));
+    assert!(!rttm(&plain).is_empty());
+}
