@@ -61,6 +61,27 @@ ff -f lavfi -i "$SIG2" -c:a aac -b:a 96k s.m4a
 ff -f lavfi -i "$SIG" -c:a mp2 -b:a 128k m.128k.mp2
 ff -f lavfi -i "$SIG" -c:a mp2 -f wav m.mp2.wav
 ff -f lavfi -i "$SIG2" -c:a mp2 s.mp2
+# MP3 files joined byte for byte (`cat`), the second shorter than the padding a LAME header
+# can declare (4 095 frames): 0.05 s at 44.1 kHz, 0.1 s at 16 kHz; and the second one's
+# frames alone (its ID3 tag and Info frame cut off), and three files.
+mkdir parts
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)':s=44100:d=0.05" -c:a libmp3lame -b:a 64k parts/short44.mp3
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)':s=16000:d=0.1" -c:a libmp3lame -b:a 32k parts/short16.mp3
+cat m.cbr.mp3 parts/short44.mp3 > j.short.mp3
+cat m.16k.mp3 parts/short16.mp3 > j.short16k.mp3
+cat m.16k.mp3 parts/short16.mp3 parts/short16.mp3 > j.three16k.mp3
+cat m.cbr.mp3 m.vbr.mp3 > j.cbr_vbr.mp3
+python3 - <<'PY'
+# The second file's frames alone: past its ID3v2 tag and its first frame (the Info frame).
+d = open('parts/short16.mp3', 'rb').read()
+size = 0
+for b in d[6:10]:
+    size = (size << 7) | (b & 0x7F)
+d = d[10 + size:]
+kbps = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160][d[2] >> 4]
+first = 72 * kbps * 1000 // 16000 + ((d[2] >> 1) & 1)
+open('j.bare16k.mp3', 'wb').write(open('m.16k.mp3', 'rb').read() + d[first:])
+PY
 # The odd-sized u8 data chunk followed by its pad byte and a LIST chunk.
 python3 - <<'PY'
 import struct

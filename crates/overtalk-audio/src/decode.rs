@@ -25,7 +25,9 @@
 //!
 //! Formats and codecs without a decoder here (AMR, Windows Media, Sun AU; WAV holding GSM
 //! 6.10, G.726 or other codecs; MOV holding A-law, μ-law or IMA ADPCM; AC-3, DTS) are refused
-//! with their name and the way out (convert to WAV or FLAC), by the `foreign` submodule.
+//! with their name and the way out, by the `foreign` submodule: the exact ffmpeg command that
+//! converts the file, its own path quoted for a shell ([`convert_hint`]: `convert it first:
+//! ffmpeg -i 'call.amr' -ac 1 -ar 16000 'call.wav'`).
 //!
 //! Opus is decoded in pure Rust by the `opus` submodule (no system library), always at
 //! 48 kHz, whatever input rate the header records; it agrees with libopus within one 16-bit
@@ -155,7 +157,7 @@ mod opus;
 mod rf64;
 mod timeline;
 
-pub use foreign::foreign_container;
+pub use foreign::{convert_hint, foreign_container, foreign_is_audio, foreign_is_mono};
 
 /// Caps on what a decoder accepts (hostile or mistaken input fails early with a limit error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,10 +267,11 @@ pub struct DecodeStats {
     pub other_layout_channels: Option<(usize, usize)>,
     /// Frames those frames gave; counted in `frames`.
     pub other_layout_frames: u64,
-    /// Frames of MPEG audio past the length the stream's LAME/Xing header declares, more than
-    /// encoder padding can be: MP3 files joined byte for byte (`cat a.mp3 b.mp3`), whose later
-    /// files' audio the first header does not count. Decoded and counted in `frames`, as ffmpeg
-    /// plays them.
+    /// Frames of MPEG audio past the length the stream's LAME/Xing header declares, once a
+    /// frame past the ones that header counts is found: MP3 files joined byte for byte (`cat
+    /// a.mp3 b.mp3`, however short the second), whose later files' audio the first header does
+    /// not count. Decoded and counted in `frames` (with the first file's padding before them),
+    /// as ffmpeg plays them.
     pub past_declared_frames: u64,
     /// The WAV header's data size was a placeholder (0 or 0xFFFFFFFF, as a recorder or a pipe
     /// writes it before the length is known): the data was read to the end of the file.
@@ -330,10 +333,6 @@ pub struct AppendedWav {
 /// the extensible header, which carries PCM or float), so that a data chunk's size over the
 /// block size is its length in frames.
 const WAV_FRAME_BLOCKS: [u16; 5] = [0x0001, 0x0003, 0x0006, 0x0007, 0xFFFE];
-
-/// The most encoder padding an MP3's LAME header can declare (a 12-bit field), in frames: more
-/// audio than this past the declared length is not padding.
-const MPEG_MAX_PADDING: u64 = 4095;
 
 /// symphonia's MP3 decoder's error for a frame whose sample rate or channel count differs from
 /// the first frame's (it keeps one output format per stream).
@@ -620,6 +619,14 @@ impl Input {
         })
     }
 
+    /// The file's path as it was given, for the command that converts it; `None` for bytes.
+    fn path(&self) -> Option<&Path> {
+        match self {
+            Input::File(path) => Some(path),
+            Input::Bytes(_) => None,
+        }
+    }
+
     /// The first 12 bytes (followed by zeros when the input is shorter).
     fn head(&self) -> [u8; 12] {
         let mut head = [0u8; 12];
@@ -842,6 +849,7 @@ impl Input {
             r.read_exact(&mut frame).ok()?;
         }
         let (kbps, mode) = foreign::forbidden_layer2(&frame)?;
+        let hint = convert_hint(self.path(), mode == "mono");
         // Where such files come from, when it is known.
         let origin = if (kbps, mode) == (384, "mono") {
             " (ffmpeg writes mono MP2 at 384 kbit/s by default)"
@@ -853,7 +861,7 @@ impl Input {
             format!(
                 "the file is MPEG-1 Layer II (MP2) audio in {mode} at {kbps} kbit/s, a bitrate the \
                  standard does not allow in {mode}{origin}, which this decoder does not read; \
-                 convert the file to WAV or FLAC"
+                 {hint}"
             ),
         ))
     }
@@ -1348,9 +1356,15 @@ pub struct Decoder {
     /// The last packet of the track was corrupt (replaced by silence).
     after_corrupt: bool,
     /// Samples of MPEG audio frames wholly past the length the stream's LAME/Xing header
-    /// declares, held until they are more than encoder padding can be
-    /// ([`MPEG_MAX_PADDING`]): then another file is joined and they are delivered.
+    /// declares, held while they may be the encoder's padding: delivered once a frame past
+    /// the ones the header counts decodes (another file is joined), dropped at the end.
     past_end: Vec<f32>,
+    /// Where the frames the stream's Xing/Info/VBRI header counts end, in the demuxer's
+    /// timestamps (the declared length plus the LAME header's padding): a frame that starts
+    /// there or later is no padding of the first file but another file's audio. `None` when
+    /// no header counts them (the length is symphonia's estimate): frames past the estimate
+    /// are delivered as they come, and not said to be past a declared length.
+    frames_end: Option<u64>,
     /// Frames past the declared length are delivered (a joined file was found).
     past_end_open: bool,
     /// A fragmented MP4's jumps of decode time (`tfdt`) that symphonia's timestamps do not
@@ -1502,11 +1516,15 @@ impl Decoder {
         // Before the probe, which scans for frame markers and may find one in a foreign
         // file's samples.
         if let Some(name) = foreign::foreign_container(&input.head()) {
+            let way_out = if foreign_is_audio(name) {
+                convert_hint(input.path(), foreign_is_mono(name))
+            } else {
+                "give the recording itself".to_owned()
+            };
             return Err(Error::recording(
                 RecordingProblem::Container,
                 format!(
-                    "the file is in the {name} format, which this decoder does not read; \
-                     convert the file to WAV or FLAC"
+                    "the file is in the {name} format, which this decoder does not read; {way_out}"
                 ),
             ));
         }
@@ -1609,8 +1627,10 @@ impl Decoder {
             }
             return Err(Error::recording(
                 RecordingProblem::Container,
-                "not a recognised audio or video container; if ffmpeg plays it, convert it \
-                 first (`ffmpeg -i IN -c:a pcm_s16le OUT.wav`)",
+                format!(
+                    "not a recognised audio or video container; if ffmpeg plays it, {}",
+                    convert_hint(input.path(), false)
+                ),
             ));
         }
         if matches!(first, SymError::Unsupported(_) | SymError::DecodeError(_))
@@ -1654,7 +1674,10 @@ impl Decoder {
                  finalised (an interrupted recording)",
             ),
             SymError::Unsupported(m) => {
-                let tag = input.wav_fmt().as_deref().and_then(foreign::wav_format_tag);
+                let fmt = input.wav_fmt();
+                let tag = fmt.as_deref().and_then(foreign::wav_format_tag);
+                // The `fmt ` chunk's channel count (bytes 2–3): a mono file converts to mono.
+                let mono = fmt.as_deref().and_then(|f| f.get(2..4)) == Some(&[1, 0][..]);
                 // MP2 whose bitrate is not allowed with its channel mode.
                 let forbidden_mp2 = tag
                     .filter(|&t| t == 0x0050)
@@ -1676,7 +1699,8 @@ impl Decoder {
                         RecordingProblem::Codec,
                         format!(
                             "the WAV file holds {codec} audio (format tag {tag:#06x}), which this \
-                             decoder does not read; convert the file to WAV PCM or FLAC"
+                             decoder does not read; {}",
+                            convert_hint(input.path(), mono)
                         ),
                     ),
                     None => Error::recording(
@@ -1765,9 +1789,9 @@ impl Decoder {
                 Some(entry) => Error::recording(
                     RecordingProblem::Codec,
                     format!(
-                        "the {container} file's audio is {}, which this decoder does not read; \
-                         convert the file to WAV or FLAC",
-                        foreign::mp4_entry_name(entry)
+                        "the {container} file's audio is {}, which this decoder does not read; {}",
+                        foreign::mp4_entry_name(entry),
+                        convert_hint(input.path(), false)
                     ),
                 ),
                 None => Error::recording(
@@ -1807,6 +1831,8 @@ impl Decoder {
         let channels = params.channels.as_ref().map(|c| c.count()).unwrap_or(0);
         check_channels(channels, options)?;
         let mut declared_frames = track.num_frames;
+        let frames_end =
+            track.num_frames.map(|n| n.saturating_add(u64::from(track.padding.unwrap_or(0))));
         let registry = codecs();
         let codec = match registry.get_audio_decoder(params.codec) {
             Some(d) => d.codec.info.short_name.to_owned(),
@@ -1819,13 +1845,16 @@ impl Decoder {
             .map_err(|e| match e {
                 SymError::Unsupported(m) if is_opus => Error::recording(
                     RecordingProblem::Codec,
-                    format!("Opus with {channels} channels: {m}"),
+                    format!(
+                        "Opus with {channels} channels: {m}; {}",
+                        convert_hint(input.path(), false)
+                    ),
                 ),
                 SymError::Unsupported(_) => Error::recording(
                     RecordingProblem::Codec,
                     format!(
-                        "the audio codec ({codec}) is not supported; convert the file to WAV or \
-                         FLAC"
+                        "the audio codec ({codec}) is not supported; {}",
+                        convert_hint(input.path(), channels == 1)
                     ),
                 ),
                 other => map_error(other, "setting up the audio decoder"),
@@ -1992,6 +2021,9 @@ impl Decoder {
             d.kept_priming = 1024;
         }
         d.declared_exact = exact;
+        // Only a header counts the frames; symphonia's estimate from the file size (an MP3
+        // without one) counts nothing, and no padding is declared: every frame past it is audio.
+        d.frames_end = frames_end.filter(|_| exact);
         d.first = first;
         d.cut = cut;
         if is_aac || (is_opus && short_name == "isomp4") || edited_end {
@@ -2140,6 +2172,7 @@ impl Decoder {
             after_corrupt: false,
             past_end: Vec::new(),
             past_end_open: false,
+            frames_end: None,
             jumps: Default::default(),
             packets: 0,
             shift: 0,
@@ -2387,21 +2420,31 @@ impl Decoder {
         let index = self.packets;
         self.packets += 1;
         // An MPEG frame wholly past the length the LAME/Xing header declares: the encoder's
-        // padding, or (more of it than padding can be) another file joined byte for byte,
-        // which the demuxer's trim would drop without a word. Decoded whole and held.
+        // padding, or another file joined byte for byte, which the demuxer's trim would drop
+        // without a word. Decoded whole and held. What is there tells them apart, not how
+        // much: padding lies inside the frames the header counts; a frame that starts past
+        // them is another file's (its ID3 tag and Xing/Info frame, which the demuxer skips,
+        // come before it), however short that file is.
         // The frame that ends past it has its end held the same way (ffmpeg keeps a joined
         // file's padding too, and so times after it are on ffmpeg's clock).
         let mpeg_end = self.timeline.is_none()
             && packet.trim_end.get() > 0
             && mpeg_frame_rate(&packet.data).is_some();
         let past_end = mpeg_end && packet.trim_end.get() >= packet.dur.get();
-        let tail = if mpeg_end && !past_end { packet.trim_end.get() } else { 0 };
+        // Without a header that counts the frames (the length is symphonia's estimate) no
+        // padding is declared: what lies past the estimate is audio, delivered as it comes.
+        let counted = self.frames_end;
+        let tail =
+            if mpeg_end && !past_end && counted.is_some() { packet.trim_end.get() } else { 0 };
         if mpeg_end {
             if past_end {
                 packet.trim_start = symphonia::core::units::Duration::ZERO;
             }
             packet.trim_end = symphonia::core::units::Duration::ZERO;
         }
+        let beyond_counted =
+            counted.is_none_or(|end| packet.pts.get() >= i64::try_from(end).unwrap_or(i64::MAX));
+        let bad_before = self.stats.bad_packets;
         let after_corrupt = std::mem::take(&mut self.after_corrupt);
         match decoder.decode(&packet) {
             Ok(decoded) => {
@@ -2506,15 +2549,16 @@ impl Decoder {
         }
         if past_end && !self.past_end_open {
             self.past_end.append(&mut self.buf);
-            let channels = self.info.channels.max(1);
-            if (self.past_end.len() / channels) as u64 <= MPEG_MAX_PADDING {
+            // A frame past the counted ones that does not decode (bytes that only look like a
+            // frame header: a tag at the end of the file) joins no file.
+            if !beyond_counted || self.stats.bad_packets != bad_before {
                 return Ok(Fill::Data);
             }
             self.past_end_open = true;
             std::mem::swap(&mut self.buf, &mut self.past_end);
         }
         // Silence for a frame that did not decode is not audio past the end.
-        if past_end && !self.after_corrupt {
+        if past_end && !self.after_corrupt && self.frames_end.is_some() {
             self.stats.past_declared_frames += (self.buf.len() / self.info.channels.max(1)) as u64;
         }
         // Packets past where the audio ends (encoder padding, an edit that ends early) are

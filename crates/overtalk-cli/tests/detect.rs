@@ -752,10 +752,10 @@ fn a_recording_in_a_format_without_a_decoder_is_named_with_the_way_out() {
     let mut amr = b"#!AMR\n".to_vec();
     amr.extend((0..2000u32).map(|i| (i * 7919 % 251) as u8));
     std::fs::write(dir.path().join("call.amr"), &amr).unwrap();
-    let says =
-        "overtalk: error: call.amr: this is a recording in the AMR format, not a transcript \
-                or diarization; overtalk does not decode this format: convert it to WAV or FLAC, \
-                which `overtalk analyze`, `report` and `detect` take\n";
+    let says = "overtalk: error: call.amr: this is a recording in the AMR format, not a \
+                transcript or diarization; `overtalk analyze`, `report` and `detect` take \
+                recordings, but not in this format: convert it first: ffmpeg -i 'call.amr' -ac 1 \
+                -ar 16000 'call.wav'\n";
     for args in [&["analyze", "call.amr"][..], &["info", "call.amr"], &["validate", "call.amr"]] {
         let run = dir.run(args);
         assert_eq!((run.code(), run.stderr()), (2, says.to_owned()), "{args:?}");
@@ -772,7 +772,7 @@ fn a_recording_in_a_format_without_a_decoder_is_named_with_the_way_out() {
     assert!(
         run.stderr().ends_with(
             "call.wav: unsupported: the file is in the AMR format, which this decoder does not \
-             read; convert the file to WAV or FLAC\n"
+             read; convert it first: ffmpeg -i 'call.wav' -ac 1 -ar 16000 'call.pcm.wav'\n"
         ),
         "{}",
         run.stderr()

@@ -10,7 +10,12 @@
 //! MOV stsd entry   "ulaw"           → μ-law
 //! ```
 //!
-//! Each is refused with its name and the way out: convert the file to WAV or FLAC.
+//! Each is refused with its name and the way out: the exact command that converts it
+//! ([`convert_hint`]), with the file's own path quoted for a shell.
+
+use std::ffi::OsStr;
+use std::fmt::Write as _;
+use std::path::{Component, Path};
 
 use symphonia::core::codecs::audio::AudioCodecId;
 
@@ -50,6 +55,106 @@ pub fn foreign_container(head: &[u8]) -> Option<&'static str> {
         Some("MIDI (notes, not a recording)")
     } else {
         None
+    }
+}
+
+/// Whether a format [`foreign_container`] names holds one channel only (AMR-NB and AMR-WB as
+/// phones write them), so that its conversion may mix down without losing a channel.
+pub fn foreign_is_mono(name: &str) -> bool {
+    name.starts_with("AMR")
+}
+
+/// Whether ffmpeg can turn a format [`foreign_container`] names into a recording: every one but
+/// MIDI, which holds notes, not sound.
+pub fn foreign_is_audio(name: &str) -> bool {
+    !name.starts_with("MIDI")
+}
+
+/// The way out of a refusal, for the end of its message: `convert it first: ` and the ffmpeg
+/// command that converts the file at `path` into a WAV file this decoder reads, at 16 kHz (the
+/// analysis rate, [`crate::resample::ANALYSIS_RATE`]), mixed down to one channel when the recording has only one
+/// (`mono`; otherwise its channels are kept, since a call with one speaker per channel is
+/// told apart by them). Every refusal of a format or codec ffmpeg reads ends with it.
+///
+/// The output is named after the input, in the same folder, with the extension `.wav`
+/// (`.pcm.wav` when the input already ends in `.wav`), so the command never overwrites the
+/// file it reads. Both paths are quoted for a POSIX shell: in single quotes, a quote inside
+/// written `'\''`; a path that is not UTF-8 or holds a control character (a newline) in
+/// `$'…'` with its bytes escaped. A relative path that starts with `-` or holds a `:` is
+/// written `./…`, so ffmpeg takes it for neither an option nor a protocol (`10:30.amr`).
+/// Without a path (decoding bytes held in memory) the command names `IN` and `OUT.wav`.
+///
+/// ```
+/// use std::path::Path;
+/// use overtalk_audio::decode::convert_hint;
+/// assert_eq!(
+///     convert_hint(Some(Path::new("it's a call.amr")), true),
+///     r"convert it first: ffmpeg -i 'it'\''s a call.amr' -ac 1 -ar 16000 'it'\''s a call.wav'"
+/// );
+/// assert_eq!(
+///     convert_hint(Some(Path::new("gsm.wav")), false),
+///     "convert it first: ffmpeg -i 'gsm.wav' -ar 16000 'gsm.pcm.wav'"
+/// );
+/// assert_eq!(convert_hint(None, true), "convert it first: ffmpeg -i IN -ac 1 -ar 16000 OUT.wav");
+/// ```
+pub fn convert_hint(path: Option<&Path>, mono: bool) -> String {
+    let channels = if mono { "-ac 1 " } else { "" };
+    let (input, output) = match path.filter(|p| p.file_name().is_some()) {
+        Some(path) => {
+            // `.WAV` too: the same file where names ignore case.
+            let wav = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("wav"));
+            let out = path.with_extension(if wav { "pcm.wav" } else { "wav" });
+            (shell_word(path), shell_word(&out))
+        }
+        None => ("IN".to_owned(), "OUT.wav".to_owned()),
+    };
+    let rate = crate::resample::ANALYSIS_RATE;
+    format!("convert it first: ffmpeg -i {input} {channels}-ar {rate} {output}")
+}
+
+/// `path` as one word of a POSIX shell command line, for ffmpeg ([`convert_hint`]).
+fn shell_word(path: &Path) -> String {
+    let risky = match path.components().next() {
+        Some(Component::Normal(first)) => {
+            let first = os_bytes(first);
+            first.first() == Some(&b'-') || first.contains(&b':')
+        }
+        _ => false,
+    };
+    let path = if risky { Path::new(".").join(path) } else { path.to_path_buf() };
+    match path.to_str().filter(|t| !t.chars().any(char::is_control)) {
+        Some(t) => format!("'{}'", t.replace('\'', r"'\''")),
+        None => {
+            // ANSI-C quoting: every byte but printable ASCII escaped.
+            let mut quoted = String::from("$'");
+            for &b in &os_bytes(path.as_os_str()) {
+                match b {
+                    b'\'' | b'\\' => {
+                        quoted.push('\\');
+                        quoted.push(char::from(b));
+                    }
+                    0x20..=0x7E => quoted.push(char::from(b)),
+                    _ => {
+                        let _ = write!(quoted, "\\x{b:02x}");
+                    }
+                }
+            }
+            quoted.push('\'');
+            quoted
+        }
+    }
+}
+
+/// The bytes of a name as the system spells it (Unix: as they are; elsewhere: its text).
+fn os_bytes(name: &OsStr) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        name.as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        name.to_string_lossy().into_owned().into_bytes()
     }
 }
 
@@ -257,6 +362,60 @@ mod tests {
         assert_eq!(foreign_container(b"wvpk\x20\x10\0\0\x10\x04"), Some("WavPack"));
         assert_eq!(foreign_container(b"SPEAKER a 1 0.0 1.0 <NA>"), None);
         assert_eq!(foreign_container(b""), None);
+    }
+
+    #[test]
+    fn the_conversion_command_quotes_the_path_and_never_writes_over_it() {
+        let hint = |p: &str, mono| convert_hint(Some(Path::new(p)), mono);
+        assert_eq!(
+            hint("/data/calls/Bob's call 1.amr", true),
+            r"convert it first: ffmpeg -i '/data/calls/Bob'\''s call 1.amr' -ac 1 -ar 16000 '/data/calls/Bob'\''s call 1.wav'"
+        );
+        // A WAV in a codec without a decoder: the output is not the input, whatever its case.
+        assert_eq!(
+            hint("gsm.wav", true),
+            "convert it first: ffmpeg -i 'gsm.wav' -ac 1 -ar 16000 'gsm.pcm.wav'"
+        );
+        assert_eq!(
+            hint("GSM.WAV", false),
+            "convert it first: ffmpeg -i 'GSM.WAV' -ar 16000 'GSM.pcm.wav'"
+        );
+        assert_eq!(hint("memo", false), "convert it first: ffmpeg -i 'memo' -ar 16000 'memo.wav'");
+        assert_eq!(
+            hint("a.b/memo", false),
+            "convert it first: ffmpeg -i 'a.b/memo' -ar 16000 'a.b/memo.wav'"
+        );
+        // Neither an option nor a protocol to ffmpeg.
+        assert_eq!(
+            hint("-x.amr", true),
+            "convert it first: ffmpeg -i './-x.amr' -ac 1 -ar 16000 './-x.wav'"
+        );
+        assert_eq!(
+            hint("10:30 call.wma", false),
+            "convert it first: ffmpeg -i './10:30 call.wma' -ar 16000 './10:30 call.wav'"
+        );
+        assert_eq!(
+            hint("in/10:30.wma", false),
+            "convert it first: ffmpeg -i 'in/10:30.wma' -ar 16000 'in/10:30.wav'"
+        );
+        // A newline, a backslash and a quote: ANSI-C quoting, byte for byte.
+        assert_eq!(
+            hint("a\nb\\'c.amr", true),
+            r"convert it first: ffmpeg -i $'a\x0ab\\\'c.amr' -ac 1 -ar 16000 $'a\x0ab\\\'c.wav'"
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let latin1 = Path::new(OsStr::from_bytes(b"caf\xe9.amr"));
+            assert_eq!(
+                convert_hint(Some(latin1), true),
+                r"convert it first: ffmpeg -i $'caf\xe9.amr' -ac 1 -ar 16000 $'caf\xe9.wav'"
+            );
+        }
+        assert_eq!(convert_hint(None, false), "convert it first: ffmpeg -i IN -ar 16000 OUT.wav");
+        assert_eq!(convert_hint(Some(Path::new("/")), false), convert_hint(None, false));
+        assert!(foreign_is_mono("AMR-WB") && !foreign_is_mono("Sun/NeXT AU"));
+        assert!(foreign_is_audio("AMR") && !foreign_is_audio("MIDI (notes, not a recording)"));
     }
 
     #[test]

@@ -127,3 +127,7 @@ ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)':s=16000
   -c:a libmp3lame -b:a 32k layout.mono.mp3
 ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)*between(t,0.3,0.6)|0':s=16000:d=1" \
   -c:a libmp3lame -b:a 32k layout.stereo.mp3
+# A second file shorter than a padding could be (0.1 s at 16 kHz: five frames of 576), joined
+# after layout.mono.mp3 in the tests: its frames past the first file's must not be dropped.
+ff -f lavfi -i "aevalsrc=exprs='0.5*sin(2*PI*1000*t)':s=16000:d=0.1" \
+  -c:a libmp3lame -b:a 32k layout.short.mp3

@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use overtalk_audio::decode::{decode_all, DecodeOptions, Decoder};
 
+use crate::wav::Wav;
+
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
@@ -391,9 +393,10 @@ mod opus {
         assert_eq!(
             e.to_string(),
             format!(
-                "{}: unsupported: Opus with 6 channels: multistream Opus is not supported; only \
-                 mono and stereo Opus are",
-                data("tone.6ch.opus").display()
+                "{0}: unsupported: Opus with 6 channels: multistream Opus is not supported; only \
+                 mono and stereo Opus are; convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
+                data("tone.6ch.opus").display(),
+                data("tone.6ch.wav").display()
             )
         );
     }
@@ -402,29 +405,10 @@ mod opus {
 /// A WAV with the plain `fmt ` chunk (16 bytes; 18 with an empty extension for G.711, as the
 /// format requires): format tag, channels, bits, raw data.
 fn plain_wav(tag: u16, channels: u16, bits: u16, data: &[u8]) -> Vec<u8> {
-    let rate = 8000u32;
-    let align = channels * bits / 8;
-    let fmt_len: u32 = if tag == 6 || tag == 7 { 18 } else { 16 };
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(20 + fmt_len + data.len() as u32).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&fmt_len.to_le_bytes());
-    for v in [tag, channels] {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    b.extend_from_slice(&rate.to_le_bytes());
-    b.extend_from_slice(&(rate * u32::from(align)).to_le_bytes());
-    for v in [align, bits] {
-        b.extend_from_slice(&v.to_le_bytes());
-    }
-    if fmt_len == 18 {
-        b.extend_from_slice(&0u16.to_le_bytes());
-    }
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    b.extend_from_slice(data);
-    b
+    let wav = Wav::new(tag, channels, 8000, channels * bits / 8, bits, data);
+    // A-law and µ-law with the 18-byte chunk (an extension size of 0), as their writers do.
+    let wav = if tag == 6 || tag == 7 { wav.fmt_extension(&0u16.to_le_bytes()) } else { wav };
+    wav.bytes()
 }
 
 fn decode_wav_bytes(bytes: Vec<u8>) -> (String, Vec<f32>) {
@@ -1090,12 +1074,18 @@ fn mono_mp2_at_a_forbidden_bitrate_is_named() {
     let wav = plain_wav(0x0050, 1, 0, &raw[20..]);
     let want = "unsupported: the file is MPEG-1 Layer II (MP2) audio in mono at 384 kbit/s, a \
                 bitrate the standard does not allow in mono (ffmpeg writes mono MP2 at 384 \
-                kbit/s by default), which this decoder does not read; convert the file to WAV \
-                or FLAC";
-    for (name, bytes) in [("mono.mp2", &raw), ("mono.wav", &wav)] {
+                kbit/s by default), which this decoder does not read; convert it first: ffmpeg";
+    for (name, out, bytes) in [("mono.mp2", "mono.wav", &raw), ("mono.wav", "mono.pcm.wav", &wav)] {
         let (_dir, p) = written(name, bytes);
         let e = decode_all(&p, &DecodeOptions::default()).unwrap_err();
-        assert_eq!(e.to_string(), format!("{}: {want}", p.display()));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{0}: {want} -i '{0}' -ac 1 -ar 16000 '{1}'",
+                p.display(),
+                p.with_file_name(out).display()
+            )
+        );
     }
     // Stereo at 32 kbit/s, allowed only in mono.
     let stereo: Vec<u8> = (0..3).flat_map(|_| frame_of(0x10, 0x04, 32)).collect();
@@ -1103,10 +1093,11 @@ fn mono_mp2_at_a_forbidden_bitrate_is_named() {
     assert_eq!(
         decode_all(&p, &DecodeOptions::default()).unwrap_err().to_string(),
         format!(
-            "{}: unsupported: the file is MPEG-1 Layer II (MP2) audio in stereo at 32 kbit/s, a \
+            "{0}: unsupported: the file is MPEG-1 Layer II (MP2) audio in stereo at 32 kbit/s, a \
              bitrate the standard does not allow in stereo, which this decoder does not read; \
-             convert the file to WAV or FLAC",
-            p.display()
+             convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
+            p.display(),
+            p.with_extension("wav").display()
         )
     );
     let mut allowed = Vec::new();

@@ -16,6 +16,8 @@ use overtalk_audio::diarize::models::{
 };
 use overtalk_audio::resample::Resampler16k;
 
+use crate::wav::Wav;
+
 /// The problem of a recording error (panics on another kind).
 fn recording_problem(e: &Error) -> RecordingProblem {
     match e.kind() {
@@ -39,28 +41,17 @@ fn rf64(path: &Path, tag: u16, channels: u16, bits: u16, data: &[u8]) {
 
 /// [`rf64`] with blocks of `block` bytes.
 fn rf64_blocks(path: &Path, tag: u16, channels: u16, bits: u16, block: u16, data: &[u8]) {
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RF64");
-    b.extend_from_slice(&u32::MAX.to_le_bytes());
-    b.extend_from_slice(b"WAVE");
-    b.extend_from_slice(b"ds64");
-    b.extend_from_slice(&28u32.to_le_bytes());
-    b.extend_from_slice(&0u64.to_le_bytes()); // RIFF size
-    b.extend_from_slice(&(data.len() as u64).to_le_bytes()); // data size
-    b.extend_from_slice(&0u64.to_le_bytes()); // sample count
-    b.extend_from_slice(&0u32.to_le_bytes()); // table length
-    b.extend_from_slice(b"fmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&tag.to_le_bytes());
-    b.extend_from_slice(&channels.to_le_bytes());
-    b.extend_from_slice(&16_000u32.to_le_bytes());
-    b.extend_from_slice(&(16_000 * u32::from(block)).to_le_bytes());
-    b.extend_from_slice(&block.to_le_bytes());
-    b.extend_from_slice(&bits.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&u32::MAX.to_le_bytes());
-    b.extend_from_slice(data);
-    std::fs::write(path, b).unwrap();
+    // ds64: RIFF size (0), data size, sample count (0), table length (0).
+    let mut ds64 = Vec::new();
+    for size in [0, data.len() as u64, 0] {
+        ds64.extend_from_slice(&size.to_le_bytes());
+    }
+    ds64.extend_from_slice(&0u32.to_le_bytes());
+    Wav::new(tag, channels, 16_000, block, bits, data)
+        .magic(b"RF64")
+        .placeholder_sizes(u32::MAX)
+        .insert_before(b"fmt ", b"ds64", &ds64)
+        .write(path);
 }
 
 /// A WAV file whose `fmt ` chunk (16 bytes, or 40 for an extensible one) holds `tag` and
@@ -73,28 +64,18 @@ fn wav_with_tag(path: &Path, tag: u16, extensible: bool, data: &[u8]) {
     fmt.extend_from_slice(&1_625u32.to_le_bytes());
     fmt.extend_from_slice(&65u16.to_le_bytes());
     fmt.extend_from_slice(&0u16.to_le_bytes());
+    let mut wav = Wav::with_fmt(fmt, data);
     if extensible {
-        fmt.extend_from_slice(&22u16.to_le_bytes());
-        fmt.extend_from_slice(&0u16.to_le_bytes());
-        fmt.extend_from_slice(&4u32.to_le_bytes());
-        fmt.extend_from_slice(&tag.to_le_bytes());
-        fmt.extend_from_slice(b"\0\0\x00\x00\x10\x00\x80\x00\x00\xAA\x00\x38\x9B\x71");
+        let mut extension = Vec::new();
+        extension.extend_from_slice(&22u16.to_le_bytes());
+        extension.extend_from_slice(&0u16.to_le_bytes());
+        extension.extend_from_slice(&4u32.to_le_bytes());
+        extension.extend_from_slice(&tag.to_le_bytes());
+        extension.extend_from_slice(b"\0\0\x00\x00\x10\x00\x80\x00\x00\xAA\x00\x38\x9B\x71");
+        wav = wav.fmt_extension(&extension);
     }
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&((4 + 24 + 8 + fmt.len() + 8 + data.len()) as u32).to_le_bytes());
-    b.extend_from_slice(b"WAVE");
     // A LIST chunk first, as recorders write one: the format chunk is found past it.
-    b.extend_from_slice(b"LIST");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(b"INFOISFT\x04\0\0\0test");
-    b.extend_from_slice(b"fmt ");
-    b.extend_from_slice(&(fmt.len() as u32).to_le_bytes());
-    b.extend_from_slice(&fmt);
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&(data.len() as u32).to_le_bytes());
-    b.extend_from_slice(data);
-    std::fs::write(path, b).unwrap();
+    wav.insert_before(b"fmt ", b"LIST", b"INFOISFT\x04\0\0\0test").write(path);
 }
 
 /// Recordings in a format or codec without a decoder here are refused with its name and the
@@ -112,11 +93,12 @@ fn formats_and_codecs_without_a_decoder_are_named() {
     let mut au = b".snd\0\0\0\x18\xff\xff\xff\xff\0\0\0\x03\0\0\x3e\x80\0\0\0\x01".to_vec();
     au.extend_from_slice(&adts);
     let asf = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62];
-    for (name, bytes, format) in [
-        ("call.amr", [&b"#!AMR\n"[..], &noise].concat(), "AMR"),
-        ("memo.awb", [&b"#!AMR-WB\n"[..], &noise].concat(), "AMR-WB"),
-        ("show.wma", [&asf[..], &noise].concat(), "Windows Media (ASF: WMA/WMV)"),
-        ("old.au", au, "Sun/NeXT AU"),
+    // AMR holds one channel, so its conversion mixes down; the others keep their channels.
+    for (name, bytes, format, out, channels) in [
+        ("call.amr", [&b"#!AMR\n"[..], &noise].concat(), "AMR", "call.wav", "-ac 1 "),
+        ("memo.awb", [&b"#!AMR-WB\n"[..], &noise].concat(), "AMR-WB", "memo.wav", "-ac 1 "),
+        ("show.wma", [&asf[..], &noise].concat(), "Windows Media (ASF: WMA/WMV)", "show.wav", ""),
+        ("old.au", au, "Sun/NeXT AU", "old.wav", ""),
     ] {
         std::fs::write(p(name), bytes).unwrap();
         let e = open(&p(name));
@@ -124,12 +106,23 @@ fn formats_and_codecs_without_a_decoder_are_named() {
         assert_eq!(
             e.to_string(),
             format!(
-                "{}: unsupported: the file is in the {format} format, which this decoder does not \
-                 read; convert the file to WAV or FLAC",
-                p(name).display()
+                "{0}: unsupported: the file is in the {format} format, which this decoder does not \
+                 read; convert it first: ffmpeg -i '{0}' {channels}-ar 16000 '{1}'",
+                p(name).display(),
+                p(out).display()
             )
         );
     }
+    // MIDI holds notes: there is nothing to convert.
+    std::fs::write(p("song.mid"), [&b"MThd\0\0\0\x06\0\x01\0\x02"[..], &noise].concat()).unwrap();
+    assert_eq!(
+        open(&p("song.mid")).to_string(),
+        format!(
+            "{}: unsupported: the file is in the MIDI (notes, not a recording) format, which this \
+             decoder does not read; give the recording itself",
+            p("song.mid").display()
+        )
+    );
     for (name, tag, extensible, codec) in [
         ("gsm.wav", 0x0031, false, "GSM 6.10 audio (format tag 0x0031)"),
         ("odd.wav", 0x1234, false, "a codec audio (format tag 0x1234)"),
@@ -137,12 +130,15 @@ fn formats_and_codecs_without_a_decoder_are_named() {
         wav_with_tag(&p(name), tag, extensible, &noise);
         let e = open(&p(name));
         assert_eq!(recording_problem(&e), RecordingProblem::Codec, "{name}");
+        // Mono (its `fmt ` chunk says one channel); the output is not the input.
+        let out = p(name).with_extension("pcm.wav");
         assert_eq!(
             e.to_string(),
             format!(
-                "{}: unsupported: the WAV file holds {codec}, which this decoder does not read; \
-                 convert the file to WAV PCM or FLAC",
-                p(name).display()
+                "{0}: unsupported: the WAV file holds {codec}, which this decoder does not read; \
+                 convert it first: ffmpeg -i '{0}' -ac 1 -ar 16000 '{1}'",
+                p(name).display(),
+                out.display()
             )
         );
     }
@@ -159,23 +155,75 @@ fn formats_and_codecs_without_a_decoder_are_named() {
         )
     );
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let e = open(&data.join("unsupported.alaw.mov"));
+    let (mov, mp4) = (data.join("unsupported.alaw.mov"), data.join("unsupported.ac3.mp4"));
+    let e = open(&mov);
     assert_eq!(recording_problem(&e), RecordingProblem::Codec);
-    assert!(
-        e.to_string().ends_with(
-            "unsupported.alaw.mov: unsupported: the MP4/M4A/MOV file's audio is A-law ('alaw'), \
-             which this decoder does not read; convert the file to WAV or FLAC"
-        ),
-        "{e}"
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{0}: unsupported: the MP4/M4A/MOV file's audio is A-law ('alaw'), which this decoder \
+             does not read; convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
+            mov.display(),
+            data.join("unsupported.alaw.wav").display()
+        )
     );
-    let e = open(&data.join("unsupported.ac3.mp4"));
+    let e = open(&mp4);
     assert_eq!(recording_problem(&e), RecordingProblem::Codec);
-    assert!(
-        e.to_string().ends_with(
-            "unsupported.ac3.mp4: unsupported: the audio codec (AC-3 (Dolby Digital)) is not \
-             supported; convert the file to WAV or FLAC"
-        ),
-        "{e}"
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{0}: unsupported: the audio codec (AC-3 (Dolby Digital)) is not supported; convert \
+             it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
+            mp4.display(),
+            data.join("unsupported.ac3.wav").display()
+        )
+    );
+}
+
+/// The refusal of a format or codec ffmpeg reads ends with the exact command that converts
+/// the file: its own path quoted for a shell (here with a space and a quote in the name), the
+/// output named after it and never the input itself. An AMR file and a GSM WAV (mono: mixed
+/// down), a Windows Media file (channels kept), and bytes held in memory (no path to name).
+#[test]
+fn refusals_name_the_command_that_converts_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display();
+    let noise: Vec<u8> = (0..4000u32).map(|i| (i * 7919 % 251) as u8).collect();
+    let amr = dir.path().join("Bob's call 1.amr");
+    std::fs::write(&amr, [&b"#!AMR\n"[..], &noise].concat()).unwrap();
+    let e = decode_all(&amr, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            r"{d}/Bob's call 1.amr: unsupported: the file is in the AMR format, which this decoder does not read; convert it first: ffmpeg -i '{d}/Bob'\''s call 1.amr' -ac 1 -ar 16000 '{d}/Bob'\''s call 1.wav'"
+        )
+    );
+    let gsm = dir.path().join("it's a call.wav");
+    wav_with_tag(&gsm, 0x0031, false, &noise);
+    let e = decode_all(&gsm, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            r"{d}/it's a call.wav: unsupported: the WAV file holds GSM 6.10 audio (format tag 0x0031), which this decoder does not read; convert it first: ffmpeg -i '{d}/it'\''s a call.wav' -ac 1 -ar 16000 '{d}/it'\''s a call.pcm.wav'"
+        )
+    );
+    let asf = [0x30, 0x26, 0xB2, 0x75, 0x8E, 0x66, 0xCF, 0x11, 0xA6, 0xD9, 0x00, 0xAA, 0x00, 0x62];
+    let wma = dir.path().join("Team sync 'final'.wma");
+    std::fs::write(&wma, [&asf[..], &noise].concat()).unwrap();
+    let e = decode_all(&wma, &DecodeOptions::default()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            r"{d}/Team sync 'final'.wma: unsupported: the file is in the Windows Media (ASF: WMA/WMV) format, which this decoder does not read; convert it first: ffmpeg -i '{d}/Team sync '\''final'\''.wma' -ar 16000 '{d}/Team sync '\''final'\''.wav'"
+        )
+    );
+    let e =
+        Decoder::from_bytes([&b"#!AMR\n"[..], &noise].concat(), None, &DecodeOptions::default())
+            .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unsupported: the file is in the AMR format, which this decoder does not read; convert it \
+         first: ffmpeg -i IN -ac 1 -ar 16000 OUT.wav"
     );
 }
 
@@ -196,8 +244,9 @@ fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first (`ffmpeg -i IN -c:a pcm_s16le OUT.wav`)",
-            p("noise.wav").display()
+            "{0}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
+            p("noise.wav").display(),
+            p("noise.pcm.wav").display()
         )
     );
 

@@ -18,6 +18,8 @@ fn appended(a: AppendedWav) -> (u64, u64, Option<u32>, Option<u64>, u64, Option<
 use overtalk_audio::multitrack::TrackWarning;
 use overtalk_audio::pipeline::{detect, detect_bytes, detect_recording, DetectOptions, TrackSpec};
 
+use crate::wav::Wav;
+
 struct Tmp(tempfile::TempDir);
 
 impl Tmp {
@@ -162,8 +164,9 @@ fn garbage_is_unsupported() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first (`ffmpeg -i IN -c:a pcm_s16le OUT.wav`)",
-            p.display()
+            "{0}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
+            p.display(),
+            p.with_extension("pcm.wav").display()
         )
     );
 }
@@ -660,7 +663,6 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     let p = t.path("whole.wav");
     write_wav(&p, 16_000, 1, &tone(16_000, 1.5), false);
     let whole = std::fs::read(&p).unwrap();
-    let data = whole.windows(4).position(|w| w == b"data").unwrap();
     let frames = |bytes: &[u8], name: &str| {
         let q = t.path(name);
         std::fs::write(&q, bytes).unwrap();
@@ -673,9 +675,7 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     };
     assert_eq!(frames(&whole, "a.wav").unwrap(), (24_000, false));
     for placeholder in [u32::MAX, 0] {
-        let mut b = whole.clone();
-        b[data + 4..data + 8].copy_from_slice(&placeholder.to_le_bytes());
-        b[4..8].copy_from_slice(&placeholder.to_le_bytes());
+        let b = Wav::parse(&whole).placeholder_sizes(placeholder).bytes();
         assert_eq!(frames(&b, "p.wav").unwrap(), (24_000, true), "{placeholder:#x}");
     }
     let mut cut = whole.clone();
@@ -683,10 +683,8 @@ fn a_wav_header_written_before_its_length_was_known_reads_to_the_end() {
     let e = frames(&cut, "cut.wav").unwrap_err();
     assert_eq!(kind_of(&e), "truncated");
     // Said once per track by detection.
-    let mut b = whole.clone();
-    b[data + 4..data + 8].copy_from_slice(&u32::MAX.to_le_bytes());
     let q = t.path("pipe.wav");
-    std::fs::write(&q, &b).unwrap();
+    Wav::parse(&whole).data_size(u32::MAX).write(&q);
     let spec = TrackSpec::file("A", q.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
     assert_eq!(found.warnings, [TrackWarning::PlaceholderLength { path: q.clone() }]);
@@ -753,33 +751,6 @@ fn a_wav_file_joined_after_another_is_named_not_dropped_in_silence() {
     assert_eq!(d.stats().appended_wav, None);
 }
 
-/// A mono RIFF/WAVE file of format `tag` with the plain 16-byte `fmt ` chunk, whose `data`
-/// chunk declares `declared` bytes and holds `data`.
-fn wav_of_format(
-    tag: u16,
-    rate: u32,
-    block: u16,
-    bits: u16,
-    declared: u32,
-    data: &[u8],
-) -> Vec<u8> {
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&tag.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&rate.to_le_bytes());
-    b.extend_from_slice(&(rate * u32::from(block)).to_le_bytes());
-    b.extend_from_slice(&block.to_le_bytes());
-    b.extend_from_slice(&bits.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&declared.to_le_bytes());
-    b.extend_from_slice(data);
-    b
-}
-
 #[test]
 fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say() {
     let t = Tmp::new();
@@ -787,9 +758,9 @@ fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say
     // Read by the WAV fallback (48 channels in a plain header), then an 8 kHz µ-law call
     // export: one byte a frame, 4000 frames.
     let first = t.path("first.wav");
-    plain_wav(&first, 16_000, 48, &vec![0i16; 1600 * 48]);
+    Wav::pcm16(16_000, 48, &vec![0i16; 1600 * 48]).write(&first);
     let head = std::fs::read(&first).unwrap();
-    let mu_law = wav_of_format(7, 8_000, 1, 8, 4_000, &[0xFF; 4_000]);
+    let mu_law = Wav::new(7, 1, 8_000, 1, 8, &[0xFF; 4_000]).bytes();
     std::fs::write(&q, [head.as_slice(), &mu_law].concat()).unwrap();
     let mut d = Decoder::open(&q, &strict()).unwrap();
     while d.next_block().unwrap().is_some() {}
@@ -805,7 +776,7 @@ fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say
     let mono = t.path("mono.wav");
     write_wav(&mono, 16_000, 1, &tone(16_000, 0.5), false);
     let head = std::fs::read(&mono).unwrap();
-    let adpcm = wav_of_format(0x11, 8_000, 256, 4, 512, &[0; 512]);
+    let adpcm = Wav::new(0x11, 1, 8_000, 256, 4, &[0; 512]).bytes();
     std::fs::write(&q, [head.as_slice(), &adpcm].concat()).unwrap();
     let spec = TrackSpec::file("A", q.clone());
     let found = detect_recording(&[spec], &DetectOptions::default(), None, &mut |_| {}).unwrap();
@@ -830,7 +801,7 @@ fn a_wav_file_joined_after_another_is_measured_only_as_far_as_its_header_can_say
     );
     // Sizes that lie: a data chunk longer than the file counts what the file holds, and a
     // chunk whose size runs past the end leaves the length unknown, with nothing read.
-    let long = wav_of_format(1, 8_000, 2, 16, 0xFFFF_FFF0, &[0; 100]);
+    let long = Wav::new(1, 1, 8_000, 2, 16, &[0; 100]).data_size(0xFFFF_FFF0).bytes();
     std::fs::write(&q, [head.as_slice(), &long].concat()).unwrap();
     let d = Decoder::open(&q, &strict()).unwrap();
     assert_eq!(d.stats().appended_wav.and_then(|a| a.frames), Some(50));
@@ -985,16 +956,11 @@ fn ten_hours_stream_in_fixed_blocks_with_exact_times() {
     // (36,000,000,000 µs, past 32-bit microseconds).
     let t = Tmp::new();
     let p = t.path("ten-hours.wav");
-    write_wav(&p, 1000, 1, &[], false);
     let frames: u64 = 10 * 3600 * 1000;
-    let mut bytes = std::fs::read(&p).unwrap();
-    let header = bytes.len() as u64;
+    let empty = Wav::pcm16(1000, 1, &[]);
+    let header = empty.bytes().len() as u64;
     let data_len = (frames * 2) as u32;
-    let at = bytes.windows(4).position(|w| w == b"data").unwrap() + 4;
-    bytes[at..at + 4].copy_from_slice(&data_len.to_le_bytes());
-    let riff_len = data_len + (header as u32 - 8);
-    bytes[4..8].copy_from_slice(&riff_len.to_le_bytes());
-    std::fs::write(&p, &bytes).unwrap();
+    empty.data_size(data_len).riff_size(data_len + (header as u32 - 8)).write(&p);
     std::fs::OpenOptions::new().write(true).open(&p).unwrap().set_len(header + frames * 2).unwrap();
     let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
     assert_eq!(d.info().declared_duration(), Some(Delta::from_micros(36_000_000_000)));
@@ -1092,36 +1058,13 @@ fn forty_eight_channels_decode_exactly_and_stream_in_small_blocks() {
     }
 }
 
-/// A 16-bit PCM WAV with the plain 16-byte `fmt ` chunk (format tag 1, as Python's `wave` and
-/// many recorders write it), whatever the channel count.
-fn plain_wav(path: &Path, rate: u32, channels: u16, samples: &[i16]) {
-    let data_len = (samples.len() * 2) as u32;
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RIFF");
-    b.extend_from_slice(&(36 + data_len).to_le_bytes());
-    b.extend_from_slice(b"WAVEfmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&1u16.to_le_bytes());
-    b.extend_from_slice(&channels.to_le_bytes());
-    b.extend_from_slice(&rate.to_le_bytes());
-    b.extend_from_slice(&(rate * u32::from(channels) * 2).to_le_bytes());
-    b.extend_from_slice(&(channels * 2).to_le_bytes());
-    b.extend_from_slice(&16u16.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&data_len.to_le_bytes());
-    for s in samples {
-        b.extend_from_slice(&s.to_le_bytes());
-    }
-    std::fs::write(path, b).unwrap();
-}
-
 #[test]
 fn forty_eight_channels_in_a_plain_wav_header_decode_exactly() {
     // symphonia calls this header's channel count invalid; the WAV fallback reads it.
     let t = Tmp::new();
     let p = t.path("plain48.wav");
     let samples: Vec<i16> = (0..300).flat_map(|_| (0..48).map(|c| c * 100 - 2400)).collect();
-    plain_wav(&p, 16_000, 48, &samples);
+    Wav::pcm16(16_000, 48, &samples).write(&p);
     let (info, ch) = decode_all(&p, &DecodeOptions::default()).unwrap();
     assert_eq!((info.codec.as_str(), info.channels, ch.len()), ("pcm_s16le", 48, 48));
     for (c, x) in ch.iter().enumerate() {
@@ -1241,13 +1184,10 @@ fn a_ten_hour_header_is_refused_before_decoding_under_a_one_hour_cap() {
     let t = Tmp::new();
     let p = t.path("ten-hours.wav");
     write_wav(&p, 16_000, 1, &tone(16_000, 1.0), false);
-    let mut bytes = std::fs::read(&p).unwrap();
+    let whole = Wav::parse(&std::fs::read(&p).unwrap());
+    let header = (whole.bytes().len() - whole.chunk(b"data").unwrap().len()) as u32;
     let data_len: u32 = 10 * 3600 * 16_000 * 2;
-    let at = bytes.windows(4).position(|w| w == b"data").unwrap() + 4;
-    bytes[at..at + 4].copy_from_slice(&data_len.to_le_bytes());
-    let riff_len = data_len + (at as u32 + 4 - 8);
-    bytes[4..8].copy_from_slice(&riff_len.to_le_bytes());
-    std::fs::write(&p, &bytes).unwrap();
+    whole.data_size(data_len).riff_size(data_len + header - 8).write(&p);
     let hour = DecodeOptions {
         max_duration: Delta::from_micros(3_600_000_000),
         ..DecodeOptions::default()
@@ -1309,30 +1249,18 @@ fn detect_bytes_survives_arbitrary_prefixes_of_real_files() {
 /// extended with zeros, sparse).
 fn rf64(path: &Path, rate: u32, channels: u16, tag: u16, bits: u16, data: &[u8], data_len: u64) {
     let align = channels * bits / 8;
-    let mut b = Vec::new();
-    b.extend_from_slice(b"RF64");
-    b.extend_from_slice(&u32::MAX.to_le_bytes());
-    b.extend_from_slice(b"WAVEds64");
-    b.extend_from_slice(&28u32.to_le_bytes());
-    b.extend_from_slice(&(data_len + 92 - 8).to_le_bytes());
-    b.extend_from_slice(&data_len.to_le_bytes());
-    b.extend_from_slice(&(data_len / u64::from(align)).to_le_bytes());
-    b.extend_from_slice(&0u32.to_le_bytes());
-    b.extend_from_slice(b"JUNK");
-    b.extend_from_slice(&4u32.to_le_bytes());
-    b.extend_from_slice(&[0; 4]);
-    b.extend_from_slice(b"fmt ");
-    b.extend_from_slice(&16u32.to_le_bytes());
-    b.extend_from_slice(&tag.to_le_bytes());
-    b.extend_from_slice(&channels.to_le_bytes());
-    b.extend_from_slice(&rate.to_le_bytes());
-    b.extend_from_slice(&(rate * u32::from(align)).to_le_bytes());
-    b.extend_from_slice(&align.to_le_bytes());
-    b.extend_from_slice(&bits.to_le_bytes());
-    b.extend_from_slice(b"data");
-    b.extend_from_slice(&u32::MAX.to_le_bytes());
-    assert_eq!(b.len(), 92);
-    b.extend_from_slice(data);
+    let mut ds64 = Vec::new();
+    for size in [data_len + 92 - 8, data_len, data_len / u64::from(align)] {
+        ds64.extend_from_slice(&size.to_le_bytes());
+    }
+    ds64.extend_from_slice(&0u32.to_le_bytes());
+    let b = Wav::new(tag, channels, rate, align, bits, data)
+        .magic(b"RF64")
+        .placeholder_sizes(u32::MAX)
+        .insert_before(b"fmt ", b"ds64", &ds64)
+        .insert_before(b"fmt ", b"JUNK", &[0; 4])
+        .bytes();
+    assert_eq!(b.len(), 92 + data.len());
     std::fs::write(path, &b).unwrap();
     std::fs::OpenOptions::new().write(true).open(path).unwrap().set_len(92 + data_len).unwrap();
 }
@@ -1558,20 +1486,6 @@ fn truncated_files_are_read_as_far_as_they_go_unless_strict() {
     );
 }
 
-/// The chunks of a RIFF/WAVE file: `(id, body)` in file order.
-fn riff_chunks(bytes: &[u8]) -> Vec<([u8; 4], Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut at = 12;
-    while at + 8 <= bytes.len() {
-        let id = [bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]];
-        let size = u32::from_le_bytes([bytes[at + 4], bytes[at + 5], bytes[at + 6], bytes[at + 7]]);
-        let body = bytes[at + 8..(at + 8 + size as usize).min(bytes.len())].to_vec();
-        at += 8 + size as usize + (size as usize & 1);
-        out.push((id, body));
-    }
-    out
-}
-
 #[test]
 fn a_wav_whose_data_chunk_comes_before_its_format_chunk_is_read() {
     // 0.5 s of a stereo 16-bit tone at 16 kHz, its `data` chunk moved before `fmt ` (as ffmpeg
@@ -1581,17 +1495,7 @@ fn a_wav_whose_data_chunk_comes_before_its_format_chunk_is_read() {
     let usual = t.path("usual.wav");
     let frames: Vec<Vec<f32>> = tone(16_000, 0.5).into_iter().map(|f| vec![f[0], -f[0]]).collect();
     write_wav(&usual, 16_000, 2, &frames, false);
-    let chunks = riff_chunks(&std::fs::read(&usual).unwrap());
-    let mut body = b"WAVE".to_vec();
-    for id in [b"data", b"fmt "] {
-        let (_, data) = chunks.iter().find(|(c, _)| c == id).unwrap();
-        body.extend_from_slice(id);
-        body.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        body.extend_from_slice(data);
-    }
-    let mut file = b"RIFF".to_vec();
-    file.extend_from_slice(&(body.len() as u32).to_le_bytes());
-    file.extend_from_slice(&body);
+    let file = Wav::parse(&std::fs::read(&usual).unwrap()).only(&[b"data", b"fmt "]).bytes();
     let p = t.path("data-first.wav");
     std::fs::write(&p, &file).unwrap();
     let (info, got) = decode_all(&p, &strict()).unwrap();
@@ -1672,11 +1576,7 @@ fn aac_files_with_bytes_changed_decode_or_fail_cleanly() {
 /// `whole` (a sized WAV file) with its RIFF and data sizes set to `placeholder`, as a streaming
 /// recorder or `ffmpeg -f wav -` to a pipe leaves them.
 fn with_placeholder_sizes(whole: &[u8], placeholder: u32) -> Vec<u8> {
-    let data = whole.windows(4).position(|w| w == b"data").unwrap();
-    let mut b = whole.to_vec();
-    b[data + 4..data + 8].copy_from_slice(&placeholder.to_le_bytes());
-    b[4..8].copy_from_slice(&placeholder.to_le_bytes());
-    b
+    Wav::parse(whole).placeholder_sizes(placeholder).bytes()
 }
 
 #[test]
@@ -1808,7 +1708,7 @@ fn three_wav_files_joined_are_counted_with_their_total_length() {
     );
     // One of them without a length (a compressed format's block holds many frames): the
     // count stays, the total is unknown.
-    let adpcm = wav_of_format(0x11, 8_000, 256, 4, 512, &[0; 512]);
+    let adpcm = Wav::new(0x11, 1, 8_000, 256, 4, &[0; 512]).bytes();
     std::fs::write(&q, [a.clone(), adpcm, b.clone(), b].concat()).unwrap();
     let d = Decoder::open(&q, &strict()).unwrap();
     assert_eq!(
@@ -1903,6 +1803,62 @@ fn mp3_files_of_one_rate_joined_are_all_decoded_whatever_their_channels() {
     );
 }
 
+/// `bytes` without its ID3v2 tag (`ID3`, a 10-byte header and a syncsafe size), when it has
+/// one.
+fn without_id3(bytes: &[u8]) -> &[u8] {
+    if !bytes.starts_with(b"ID3") {
+        return bytes;
+    }
+    let size = bytes[6..10].iter().fold(0usize, |n, &b| (n << 7) | usize::from(b & 0x7F));
+    &bytes[10 + size..]
+}
+
+/// `bytes` (an MPEG-2 Layer III stream at 16 kHz, as `layout.*.mp3`) without its first frame.
+fn without_first_frame(bytes: &[u8]) -> &[u8] {
+    const KBPS: [usize; 15] = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160];
+    assert_eq!(&bytes[..2], [0xFF, 0xF3], "an MPEG-2 Layer III frame header");
+    let (kbps, padded) = (KBPS[usize::from(bytes[2] >> 4)], usize::from((bytes[2] >> 1) & 1));
+    &bytes[72 * kbps * 1000 / 16_000 + padded..]
+}
+
+#[test]
+fn a_short_mp3_joined_after_another_is_kept_not_taken_for_padding() {
+    // `cat mono.mp3 short.mp3` (16 kHz, LAME headers): 1 s, then 0.1 s of a 1 kHz tone in five
+    // frames of 576. Past the first file's declared 16 000 frames come its padding (175) and
+    // the second file's 2 880 frames: 3 055, less than the 4 095 frames of padding a LAME
+    // header can declare, so the second file was dropped as padding. Its frames start past the
+    // 30 the first file's Info frame counts, so they are a file of their own: ffmpeg 5.1 plays
+    // 19 055 frames, the tone from frame 17 281 (after the second file's 1 105 frames of
+    // priming), and so does the decoder, to the frame.
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let read = |name: &str| std::fs::read(data.join(name)).unwrap();
+    let (mono, short) = (read("layout.mono.mp3"), read("layout.short.mp3"));
+    let second_onset =
+        |all: &[f32]| 16_000 + all[16_000..].iter().position(|s| s.abs() > 0.1).unwrap();
+    let (_, all, s) = decode_mp3([mono.clone(), short.clone()].concat());
+    assert_eq!((all.len(), second_onset(&all), s.past_declared_frames), (19_055, 17_281, 3_055));
+    assert_eq!((s.bad_packets, s.other_layout_packets, s.other_rate_packets), (0, 0, 0));
+    // The second file's frames alone, without its ID3 tag and Info frame (a stream cut out of
+    // a longer one): the frame headers past the counted ones tell it all the same (ffmpeg 5.1:
+    // 19 055 frames, the tone from 17 281).
+    let bare = without_first_frame(without_id3(&short));
+    let (_, all, s) = decode_mp3([&mono[..], bare].concat());
+    assert_eq!((all.len(), second_onset(&all), s.past_declared_frames), (19_055, 17_281, 3_055));
+    // Its Info frame without the ID3 tag before it: ffmpeg 5.1 decodes that frame as 576
+    // frames of silence (19 631 frames, the tone from 17 857); the demuxer skips it, as it
+    // skips every Info frame after the first, so the decoder gives 576 frames fewer.
+    let (_, all, _) = decode_mp3([&mono[..], without_id3(&short)].concat());
+    assert_eq!((all.len(), second_onset(&all)), (19_055, 17_281));
+    // Three files: the second short one and a third.
+    let (_, all, s) = decode_mp3([mono.clone(), short.clone(), short.clone()].concat());
+    assert_eq!((all.len(), s.past_declared_frames), (21_935, 5_935));
+    // Each file alone ends at its declared length: its padding is no joined file.
+    let (_, all, s) = decode_mp3(short.clone());
+    assert_eq!((all.len(), s.past_declared_frames), (1_600, 0));
+    let (_, all, s) = decode_mp3(mono.clone());
+    assert_eq!((all.len(), s.past_declared_frames), (16_000, 0));
+}
+
 #[test]
 fn a_malformed_list_chunk_before_the_samples_is_skipped_as_ffmpeg_skips_it() {
     // A LIST/INFO entry of odd length written without its pad byte (some taggers do): the
@@ -1912,18 +1868,10 @@ fn a_malformed_list_chunk_before_the_samples_is_skipped_as_ffmpeg_skips_it() {
     let t = Tmp::new();
     let p = t.path("plain.wav");
     write_wav(&p, 16_000, 1, &tone(16_000, 0.5), false);
-    let plain = std::fs::read(&p).unwrap();
-    let data = plain.windows(4).position(|w| w == b"data").unwrap();
-    let mut info = b"INFOICMT\x03\0\0\0ab\0".to_vec();
-    let mut list = b"LIST".to_vec();
-    list.extend_from_slice(&(info.len() as u32).to_le_bytes());
-    list.append(&mut info);
-    list.push(0);
-    let body = [&plain[12..data], &list, &plain[data..]].concat();
-    let mut tagged = b"RIFF".to_vec();
-    tagged.extend_from_slice(&(4 + body.len() as u32).to_le_bytes());
-    tagged.extend_from_slice(b"WAVE");
-    tagged.extend_from_slice(&body);
+    // The list's own size is right (15 bytes, then its pad byte); its entry's is not.
+    let tagged = Wav::parse(&std::fs::read(&p).unwrap())
+        .insert_before(b"data", b"LIST", b"INFOICMT\x03\0\0\0ab\0")
+        .bytes();
     let q = t.path("tagged.wav");
     std::fs::write(&q, &tagged).unwrap();
     let (_, want) = decode_all(&p, &strict()).unwrap();

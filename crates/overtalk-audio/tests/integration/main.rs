@@ -18,3 +18,4 @@ mod onnx_embed;
 mod onnx_writer;
 mod pyannote;
 mod vad;
+mod wav;

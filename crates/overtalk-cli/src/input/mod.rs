@@ -332,7 +332,7 @@ pub fn read_noting_speakers(
 /// that read only text.
 pub fn refuse_recording(path: &Path, bytes: &[u8]) -> Result<()> {
     if let Some(kind) = overtalk_audio::decode::foreign_container(bytes) {
-        bail!("{}", foreign_recording_given(&path.display().to_string(), kind));
+        bail!("{}", foreign_recording_given(&path.display().to_string(), kind, Some(path)));
     }
     let kind = overtalk_audio::decode::container_of(&bytes[..bytes.len().min(12)])
         .or_else(|| is_audio(path).then_some("audio"));
@@ -347,7 +347,7 @@ pub fn refuse_recording(path: &Path, bytes: &[u8]) -> Result<()> {
 /// [`refuse_recording`] for stdin, named `name` in the message.
 pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
     if let Some(kind) = overtalk_audio::decode::foreign_container(bytes) {
-        bail!("{}", foreign_recording_given(name, kind));
+        bail!("{}", foreign_recording_given(name, kind, None));
     }
     match overtalk_audio::decode::container_of(bytes) {
         Some(kind) => bail!(
@@ -360,12 +360,19 @@ pub fn refuse_recording_bytes(name: &str, bytes: &[u8]) -> Result<()> {
 
 /// The error for a recording in a format the decoder does not read (a phone's AMR file, a
 /// Windows Media file) given where a transcript is read: what it is and the way to a
-/// recording the commands take.
-fn foreign_recording_given(name: &str, kind: &str) -> String {
+/// recording the commands take (the command that converts the file at `path`, when it is a
+/// file ffmpeg reads).
+fn foreign_recording_given(name: &str, kind: &str, path: Option<&Path>) -> String {
+    use overtalk_audio::decode::{convert_hint, foreign_is_audio, foreign_is_mono};
+    let way_out = if foreign_is_audio(kind) {
+        convert_hint(path, foreign_is_mono(kind))
+    } else {
+        "give the recording itself".to_owned()
+    };
     format!(
         "{name}: this is a recording in the {kind} format, not a transcript or diarization; \
-         overtalk does not decode this format: convert it to WAV or FLAC, which `overtalk \
-         analyze`, `report` and `detect` take"
+         `overtalk analyze`, `report` and `detect` take recordings, but not in this format: \
+         {way_out}"
     )
 }
 
