@@ -118,7 +118,7 @@ fn sniff_csv(_: &Head<'_>, first: &FirstLine<'_>) -> Option<Format> {
 }
 
 /// Reads comma-separated text (see the module doc), or semicolon-separated text when its header
-/// row is separated by semicolons ([`header_delimiter`]).
+/// row is separated by semicolons (see `header_delimiter`).
 pub fn read_csv(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     read_delimited(text, header_delimiter(text), ctx)
 }
