@@ -1,22 +1,25 @@
-//! The acoustic Heldner & Edlund layer of a conversation of at most two speakers in one sweep:
-//! the same intervals as S1 → S2 → S3 → S4 (acoustic), without the general machinery (no
-//! tokens, no joint timeline of N speakers, no sorting of boundary events).
+//! The acoustic Heldner & Edlund layer of a conversation of at most two speakers in one pass
+//! over its tracks and one over its talkspurts: the same intervals as S1 → S2 → S3 → S4
+//! (acoustic), without the general machinery (no tokens, no joint timeline of N speakers, no
+//! sorting of boundary events).
 //!
 //! ```text
-//! tracks (µs, sorted)   A [0──5000)      [6500──9000)     B [4000──6000)
-//! S1+S2 per speaker     A [0──5000) [6500──9000)           B [4000──6000)
-//! sweep (2 cursors)     {A} |{A,B}| {B} | ∅  | {A}
-//! intervals                  overlap_between A→B   gap B→A [6000, 6500)
+//! tracks (µs, sorted)     A [0──5000)      B [4000──6000)      A [6500──9000)
+//! S1+S2, by start         A [0──5000)      B [4000──6000)      A [6500──9000)
+//! frontier before each    —                5000 (A)            6000 (B)
+//! intervals                                overlap_between     gap B→A [6000, 6500)
+//!                                          A→B [4000, 5000)
 //! ```
 //!
 //! [`he_acoustic`] takes a [`Transcript`]: each track is converted to milliseconds (S1's
 //! rounding), dropped when S1 drops it (ignored label, `end − start ≤ min_segment`), and bridged
-//! into its speaker's current talkspurt as S2 does; the annotation is sorted by start, so each
-//! speaker's tracks arrive in order and the talkspurts come out sorted and disjoint. A sweep with
-//! one cursor per speaker then visits every change of the active set once and classifies the
-//! silences and overlaps on the fly, as S4 does on the joint timeline. With three or more
-//! speakers left after S1 it runs the general stages instead ([`he_acoustic_general`]), so the
-//! result is always the acoustic part of [`analyze`](super::analyze)'s `he`.
+//! into its speaker's current talkspurt as S2 does; the annotation is sorted by start, so the
+//! talkspurts of both speakers come out in one list in order of start, each speaker's sorted and
+//! disjoint. Each talkspurt then closes one silence or overlap, classified from its start, its
+//! end and the latest end before it (the frontier), as S4 classifies the joint timeline. With
+//! three or more speakers left after S1 it runs the general stages instead
+//! ([`he_acoustic_general`]), so the result is always the acoustic part of
+//! [`analyze`](super::analyze)'s `he`.
 
 use super::intervals::{run_kind, Classifier, HeInterval, HeKind, Layer};
 use super::normalise::to_ms;
@@ -51,20 +54,16 @@ pub fn he_acoustic_with_speakers(t: &Transcript, p: &Params) -> (Vec<HeInterval>
 
 /// [`he_acoustic`], filling `kept` (when given) with the speakers the intervals index.
 fn acoustic(t: &Transcript, p: &Params, kept: Option<&mut Vec<SpeakerId>>) -> Vec<HeInterval> {
-    let n = 2 * t.annotation().len() + 1;
-    let mut spurts = [Vec::with_capacity(n), Vec::with_capacity(n)];
+    let mut spurts = Vec::with_capacity(t.annotation().len() + 1);
     match dyad_spurts(t, p, &mut spurts) {
         Some((order, ids)) => {
             if let Some(kept) = kept {
                 let (x, y) = if order { (ids[0], ids[1]) } else { (ids[1], ids[0]) };
                 kept.extend(x.into_iter().chain(y));
             }
-            let [a, b] = &mut spurts;
-            a.push(i64::MAX);
-            b.push(i64::MAX);
-            let (first, second) = if order { (&*a, &*b) } else { (&*b, &*a) };
-            let mut out = Vec::with_capacity((first.len() + second.len()) / 2 + 1);
-            sweep_bounds(first, second, p.latch_tolerance, &mut out);
+            spurts.push(Spurt::SENTINEL);
+            let mut out = Vec::with_capacity(spurts.len());
+            classify(&spurts, u8::from(!order), p.latch_tolerance, &mut out);
             out
         }
         None => {
@@ -91,19 +90,43 @@ fn general(norm: &normalise::Normalised, p: &Params) -> Vec<HeInterval> {
     intervals::he_intervals(&j, Layer::Acoustic, p.latch_tolerance)
 }
 
-/// S1 + S2 for at most two kept speakers: the boundaries of their talkspurts
-/// (`start₀, end₀, start₁, …`, ms) in `spurts`, in the order the speakers were met. Returns whether the first speaker met sorts first by name
-/// and the kept speakers in the order met, or `None` when a third speaker keeps a segment.
+/// One talkspurt of a two-speaker conversation: start and end (ms) and the speaker's slot.
+#[derive(Clone, Copy, Debug)]
+struct Spurt {
+    start: i64,
+    end: i64,
+    /// 0 or 1: the order the speaker was met in ([`dyad_spurts`]) or its index ([`sweep`]).
+    who: u8,
+}
+
+impl Spurt {
+    /// Ends a list, so that the talkspurt after the last one can be read: no time is
+    /// `i64::MAX` (milliseconds of a microsecond `i64`, and [`sweep`] refuses it).
+    const SENTINEL: Spurt = Spurt { start: i64::MAX, end: i64::MAX, who: 0 };
+}
+
+/// S1 + S2 for at most two kept speakers: their talkspurts (ms) in `spurts`, in order of start,
+/// each with the speaker's slot (0 for the speaker met first). Returns whether the first speaker
+/// met sorts first by name and the kept speakers in the order met, or `None` when a third
+/// speaker keeps a segment.
+///
+/// The tracks come sorted by start, so a talkspurt is opened in order of start whoever speaks
+/// it: the two speakers' talkspurts come out in one list already merged, which is what
+/// [`classify`] reads. A track joins its speaker's latest talkspurt as S2 joins them (overlap,
+/// touch, or a silence shorter than `bridge_pause`), which only moves that talkspurt's end.
 fn dyad_spurts(
     t: &Transcript,
     p: &Params,
-    spurts: &mut [Vec<i64>; 2],
+    spurts: &mut Vec<Spurt>,
 ) -> Option<(bool, [Option<SpeakerId>; 2])> {
     let ann = t.annotation();
     // Per speaker id: 0 not seen yet, 1 ignored, 2 + slot when kept.
     let mut state = vec![0u8; ann.speakers().len()];
     let mut ids = [None, None];
     let mut n = 0usize;
+    // The position in `spurts` of each slot's latest talkspurt (`usize::MAX`: none yet).
+    let mut latest = [usize::MAX; 2];
+    let (min_segment, bridge_pause) = (p.min_segment.get(), p.bridge_pause.get());
     for track in ann.tracks() {
         let id = track.speaker.index();
         let st = state.get_mut(id)?;
@@ -116,7 +139,7 @@ fn dyad_spurts(
         }
         let s = to_ms(track.segment.start().micros()).get();
         let e = to_ms(track.segment.end().micros()).get();
-        if e - s <= p.min_segment.get() || e <= s {
+        if e - s <= min_segment || e <= s {
             continue;
         }
         if *st == 3 {
@@ -127,13 +150,16 @@ fn dyad_spurts(
             ids[n] = Some(track.speaker);
             n += 1;
         }
-        let list = &mut spurts[usize::from(*st - 4)];
-        // S2: tracks come sorted by start, so this speaker's segments arrive in order and
-        // either extend the current talkspurt (overlap, touch, or a silence < bridge_pause) or
-        // start the next one.
-        match list.last_mut() {
-            Some(end) if s <= *end || s - *end < p.bridge_pause.get() => *end = (*end).max(e),
-            _ => list.extend([s, e]),
+        let slot = *st - 4;
+        let at = &mut latest[usize::from(slot & 1)];
+        // S2: this speaker's tracks arrive in order of start, so each either extends its latest
+        // talkspurt or opens the next one.
+        match spurts.get_mut(*at) {
+            Some(l) if s <= l.end || s - l.end < bridge_pause => l.end = l.end.max(e),
+            _ => {
+                *at = spurts.len();
+                spurts.push(Spurt { start: s, end: e, who: slot });
+            }
         }
     }
     let order = match ids {
@@ -157,115 +183,144 @@ pub fn sweep(
     let valid = |l: &[(Millis, Millis)]| {
         l.iter().all(|&(s, e)| s < e && e < Millis::MAX) && l.windows(2).all(|w| w[0].1 < w[1].0)
     };
+    let ib = u8::from(!a.is_empty());
     if !(valid(a) && valid(b)) {
-        let ib = SpeakerIndex::new(usize::from(!a.is_empty()));
-        let mut spurts: Vec<Talkspurt> = [(SpeakerIndex::new(0), a), (ib, b)]
-            .into_iter()
-            .flat_map(|(x, l)| l.iter().map(move |&(start, end)| Talkspurt::timed(x, start, end)))
-            .collect();
+        let mut spurts: Vec<Talkspurt> =
+            [(SpeakerIndex::new(0), a), (SpeakerIndex::new(usize::from(ib)), b)]
+                .into_iter()
+                .flat_map(|(x, l)| {
+                    l.iter().map(move |&(start, end)| Talkspurt::timed(x, start, end))
+                })
+                .collect();
         spurts.sort_by_key(|s| (s.start, s.end, s.speaker));
         let j = joint::joint_timeline(&spurts, |_| true);
         intervals::he_intervals_into(&j, Layer::Acoustic, latch_tolerance, out);
         return;
     }
-    let flat = |l: &[(Millis, Millis)]| {
-        let mut v: Vec<i64> = l.iter().flat_map(|&(s, e)| [s.get(), e.get()]).collect();
-        v.push(i64::MAX);
-        v
-    };
-    sweep_bounds(&flat(a), &flat(b), latch_tolerance, out);
+    // The two lists merged by start, as `dyad_spurts` opens them.
+    let mut spurts = Vec::with_capacity(a.len() + b.len() + 1);
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let take_a = j == b.len() || (i < a.len() && a[i].0 <= b[j].0);
+        let ((s, e), who) = if take_a { (a[i], 0) } else { (b[j], ib) };
+        spurts.push(Spurt { start: s.get(), end: e.get(), who });
+        i += usize::from(take_a);
+        j += usize::from(!take_a);
+    }
+    spurts.push(Spurt::SENTINEL);
+    classify(&spurts, 0, latch_tolerance, out);
 }
 
-/// [`sweep`] over boundary lists: `[start₀, end₀, start₁, end₁, …, i64::MAX]` per speaker (the
-/// last entry is a sentinel, so a cursor never runs off its list). The lists must be what S2
-/// leaves (sorted, non-empty talkspurts that do not touch, times below the sentinel).
+/// S3 + S4 of two speakers: the intervals between their talkspurts, appended to `out` in time
+/// order. `spurts` holds them in order of start, ending with [`Spurt::SENTINEL`]; each speaker's
+/// own talkspurts are disjoint and do not touch, as S2 leaves them; speaker `who ^ flip` is
+/// the slot's index in the intervals.
 ///
-/// A speaker is talking exactly when its cursor stands on an end (an odd index), so the active
-/// set is two bits: 0 silence, 1 `a` alone, 2 `b` alone, 3 both. Every boundary changes it (a
-/// speaker's own talkspurts never touch), so each step closes one piece of the joint timeline,
-/// and the set after the step is known in the same step. With two speakers a run of silence or
-/// overlap is almost always followed by a solo piece, so it is classified at once:
+/// The talkspurts are visited in order of start, keeping the frontier `hi` (the latest end so
+/// far) and its speaker. A talkspurt of `x` starting at `s` closes exactly one interval, read
+/// off `s`, its end `e` and the frontier alone, without merging the two speakers' boundaries:
 ///
 /// ```text
-/// set      1 (a)   |    0    |  2 (b)  |    3    |  1 (a)
-/// step           a ends    b starts  a starts   b ends
-/// run                 gap a→b              overlap b→a
-///                 (set after: 2, next b)  (set after: 1, next a)
+/// s > hi    silence [hi, s)            before: hi's speaker, after: x   pause or gap
+/// s = hi    NGNO [s, s)                before: hi's speaker, after: x
+/// s < hi    overlap [s, min(e, hi))    before: hi's speaker (talking at s),
+///           after: hi's speaker when e < hi (within), x when e > hi (between)
 /// ```
 ///
-/// Only when both speakers start or end at the same instant does a run follow a run
-/// (silence → both, both → silence); those runs wait with a provisional kind until the next solo
-/// piece, or stay unbounded at the end, as S4's classifier leaves them. The classes come from a
-/// table ([`run_kind`]), not from branches on the data.
-fn sweep_bounds(a: &[i64], b: &[i64], latch_tolerance: Millis, out: &mut Vec<HeInterval>) {
-    let (ia, ib) = if a.len() <= 1 { (1, 0) } else { (0, 1) };
-    // The solo speaker of each active set (none for silence and overlap).
-    let solo = [None, Some(SpeakerIndex::new(ia)), Some(SpeakerIndex::new(ib)), None];
-    // The first boundary opens the first piece.
-    let mut piece_start = a[0].min(b[0]);
-    if piece_start == i64::MAX {
-        // Neither speaker keeps a talkspurt: no piece at all.
+/// The class then follows from a table ([`run_kind`]): nothing in this step branches on the
+/// data, and the loop carries only `hi` and its speaker. A silence or overlap followed by
+/// another run is the rare case that waits for the next solo speaker, as in S4's classifier:
+/// two talkspurts starting at the same instant (a silence, then both talking), or an overlap
+/// whose two talkspurts end at the same instant (both talking, then a silence).
+fn classify(spurts: &[Spurt], flip: u8, latch_tolerance: Millis, out: &mut Vec<HeInterval>) {
+    let n = spurts.len().saturating_sub(1);
+    if n == 0 {
         return;
     }
-    let mut ka = usize::from(a[0] == piece_start);
-    let mut kb = usize::from(b[0] == piece_start);
-    // Active set of the latest solo piece (0: none yet).
-    let first = ka | (kb << 1);
-    let mut last_solo = if first == 3 { 0 } else { first };
-    // Index in `out` of the first run still waiting for the solo piece after it.
+    let who = |s: &Spurt| SpeakerIndex::new(usize::from(s.who ^ flip));
+    let run = |overlap: bool, start: i64, end: i64, prev: Option<SpeakerIndex>| HeInterval {
+        layer: Layer::Acoustic,
+        kind: if overlap { HeKind::UnboundedOverlap } else { HeKind::UnboundedSilence },
+        start: Millis::new(start),
+        end: Millis::new(end),
+        prev,
+        next: None,
+    };
+    let settle = |from: usize, next: SpeakerIndex, out: &mut Vec<HeInterval>| {
+        Classifier::new(Layer::Acoustic, latch_tolerance, from).settle(Some(next), out);
+    };
+    // The frontier: the latest end so far, and the speaker whose talkspurt ends there.
+    let first = spurts[0];
+    let (mut hi, mut owner) = (first.end, who(&first));
+    // While both speakers' talkspurts end at `hi` (or both started the conversation): the first
+    // of the runs since the latest solo piece, which wait for the solo speaker after them, and
+    // the solo speaker before them (`None` at the start).
     let mut pending: Option<usize> = None;
-    loop {
-        let (na, nb) = (a[ka], b[kb]);
-        let t = na.min(nb);
-        if t == i64::MAX {
-            break;
-        }
-        let before = (ka & 1) | ((kb & 1) << 1);
-        ka += usize::from(na <= nb);
-        kb += usize::from(nb <= na);
-        let after = (ka & 1) | ((kb & 1) << 1);
-        let after_solo = (after ^ (after >> 1)) & 1 == 1;
-        let (start, end) = (Millis::new(piece_start), Millis::new(t));
-        piece_start = t;
-        if (before ^ (before >> 1)) & 1 == 0 {
-            // A run [start, t): silence (0) or overlap (3).
-            let overlap = before == 3;
-            let bounded = after_solo & (last_solo != 0);
-            let kind = run_kind(overlap, bounded, last_solo == after, end - start, latch_tolerance);
-            let next = solo[after];
-            if !after_solo && pending.is_none() {
-                pending = Some(out.len());
+    let mut before_runs: Option<SpeakerIndex> = None;
+    let mut i = 1;
+    if spurts[1].start == first.start {
+        // Both start the conversation: an overlap with no solo piece before it.
+        pending = Some(out.len());
+        i = 0;
+    }
+    while i < n {
+        let sp = spurts[i];
+        let (s, e, x) = (sp.start, sp.end, who(&sp));
+        let both_start = spurts[i + 1].start == s;
+        if both_start | pending.is_some() | ((s < hi) & (e == hi)) {
+            if both_start {
+                // Both start at `s`: a silence since `hi` (unless the conversation starts here),
+                // then an overlap, both classified when one of the two talkspurts ends first.
+                let other = spurts[i + 1];
+                let prev = if pending.is_some() { before_runs } else { Some(owner) };
+                let from = *pending.get_or_insert(out.len());
+                if i > 0 {
+                    out.push(run(false, hi, s, prev));
+                }
+                out.push(run(true, s, e.min(other.end), prev));
+                if e == other.end {
+                    (hi, before_runs) = (e, prev);
+                } else {
+                    let z = if e > other.end { x } else { who(&other) };
+                    settle(from, z, out);
+                    pending = None;
+                    (hi, owner) = (e.max(other.end), z);
+                }
+                i += 2;
+                continue;
             }
-            out.push(HeInterval {
-                layer: Layer::Acoustic,
-                kind,
-                start,
-                end,
-                prev: solo[last_solo],
-                next,
-            });
-        } else if after_solo {
-            // The end of one speaker's solo piece is the start of the other's: a zero-length
-            // NGNO event.
-            out.push(HeInterval {
-                layer: Layer::Acoustic,
-                kind: HeKind::Ngno,
-                start: end,
-                end,
-                prev: solo[before],
-                next: solo[after],
-            });
-        }
-        if after_solo {
             if let Some(from) = pending.take() {
-                // The runs of a simultaneous start or end, now that the solo speaker after them is
-                // known (the last one pushed was classified with it already).
-                let n = out.len() - 1;
-                let mut c = Classifier::new(Layer::Acoustic, latch_tolerance, from);
-                c.settle(solo[after], &mut out[..n]);
+                // Both ended at `hi`: the silence up to `s`, then `x` alone.
+                out.push(run(false, hi, s, before_runs));
+                settle(from, x, out);
+                (hi, owner) = (e, x);
+            } else {
+                // `x` ends with the other speaker at `hi`: an overlap, then a silence.
+                pending = Some(out.len());
+                before_runs = Some(owner);
+                out.push(run(true, s, hi, Some(owner)));
             }
-            last_solo = after;
+            i += 1;
+            continue;
         }
+        let overlap = s < hi;
+        let within = overlap & (e < hi);
+        let (start, end) = (s.min(hi), s.max(e.min(hi)));
+        let next = if within { owner } else { x };
+        let kind =
+            run_kind(overlap, true, next == owner, Millis::new(end - start), latch_tolerance);
+        out.push(HeInterval {
+            layer: Layer::Acoustic,
+            // Touching talkspurts of the two speakers: NGNO whatever the tolerance.
+            kind: if s == hi { HeKind::Ngno } else { kind },
+            start: Millis::new(start),
+            end: Millis::new(end),
+            prev: Some(owner),
+            next: Some(next),
+        });
+        owner = if e > hi { x } else { owner };
+        hi = hi.max(e);
+        i += 1;
     }
 }
 
@@ -366,6 +421,44 @@ mod tests {
                 (HeKind::Ngno, 100, 100, Some(0), Some(1)),
             ]
         );
+    }
+
+    #[test]
+    fn simultaneous_starts_and_ends_wait_for_the_next_solo_speaker() {
+        let p = Params { bridge_pause: Millis::ZERO, ..Params::default() };
+        // Both end at 100 (an overlap, then a silence), both start at 200 (a silence, then an
+        // overlap): A is the solo speaker on both sides of all four runs but the last silence.
+        let t = conv(&[
+            ("A", 0, 100),
+            ("B", 50, 100),
+            ("A", 200, 300),
+            ("B", 200, 250),
+            ("B", 400, 500),
+        ]);
+        assert_eq!(
+            kinds(&t, &p),
+            vec![
+                (HeKind::OverlapWithin, 50, 100, Some(0), Some(0)),
+                (HeKind::Pause, 100, 200, Some(0), Some(0)),
+                (HeKind::OverlapWithin, 200, 250, Some(0), Some(0)),
+                (HeKind::Gap, 300, 400, Some(0), Some(1)),
+            ]
+        );
+        assert_eq!(he_acoustic(&t, &p), he_acoustic_general(&t, &p));
+        // Both start the conversation and end together: no solo piece before either run.
+        let u = conv(&[("A", 0, 100), ("B", 0, 100), ("B", 200, 300)]);
+        assert_eq!(
+            kinds(&u, &p),
+            vec![
+                (HeKind::UnboundedOverlap, 0, 100, None, Some(1)),
+                (HeKind::UnboundedSilence, 100, 200, None, Some(1)),
+            ]
+        );
+        assert_eq!(he_acoustic(&u, &p), he_acoustic_general(&u, &p));
+        // Both end the conversation: no solo piece after.
+        let v = conv(&[("A", 0, 100), ("B", 50, 100)]);
+        assert_eq!(kinds(&v, &p), vec![(HeKind::UnboundedOverlap, 50, 100, Some(0), None)]);
+        assert_eq!(he_acoustic(&v, &p), he_acoustic_general(&v, &p));
     }
 
     #[test]
