@@ -542,8 +542,10 @@ fn directories_pass_over_hidden_files_and_folders() {
     assert_eq!(by_dir["total"]["scored_s"], 14.0);
     assert_eq!(by_dir["total"]["der"], 2.0 / 14.0);
     // A glob matches hidden files as a shell does: only when its dot is written.
-    let star = dir.run(&["info", "refs/*.rttm", "--format", "json"]);
-    assert_eq!((star.code(), star.stderr()), (0, String::new()));
+    for pattern in ["refs/*.rttm", "./refs/*.rttm", "refs/./*.rttm"] {
+        let star = dir.run(&["info", pattern, "--format", "json"]);
+        assert_eq!((star.code(), star.stderr()), (0, String::new()), "{pattern}");
+    }
     let dotted = dir.run(&["info", "refs/.*.rttm"]);
     assert_eq!(dotted.code(), 2, "{}", dotted.stderr());
     assert!(dotted.stderr().contains("refs/._ref.rttm"), "{}", dotted.stderr());

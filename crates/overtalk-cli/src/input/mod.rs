@@ -263,12 +263,14 @@ fn hidden_by_wildcard(pattern: &str, path: &Path) -> bool {
     use std::path::Component;
     let is_wild = |c: &Component| c.as_os_str().to_string_lossy().contains(['*', '?', '[']);
     let dotted = |c: &Component| matches!(c, Component::Normal(n) if n.as_encoded_bytes().first() == Some(&b'.'));
-    let pattern: Vec<Component> = Path::new(pattern).components().collect();
+    // `./` is left out on both sides: the glob crate gives `./a/*.x`'s matches as `a/…`.
+    let here = |c: &Component| *c != Component::CurDir;
+    let pattern: Vec<Component> = Path::new(pattern).components().filter(here).collect();
     let literal = pattern.iter().take_while(|c| !is_wild(c)).count();
     if pattern[literal..].iter().any(dotted) {
         return false;
     }
-    path.components().skip(literal).any(|c| dotted(&c))
+    path.components().filter(here).skip(literal).any(|c| dotted(&c))
 }
 
 /// Whether a directory entry is hidden (its name starts with `.`), so that a directory given
