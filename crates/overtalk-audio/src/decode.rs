@@ -157,7 +157,9 @@ mod opus;
 mod rf64;
 mod timeline;
 
-pub use foreign::{convert_hint, foreign_container, foreign_is_audio, foreign_is_mono};
+pub use foreign::{
+    convert_command, convert_hint, foreign_container, foreign_is_audio, foreign_is_mono,
+};
 
 /// Caps on what a decoder accepts (hostile or mistaken input fails early with a limit error).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

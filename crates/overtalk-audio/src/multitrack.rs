@@ -696,9 +696,10 @@ impl fmt::Display for TrackWarning {
                 "{}: {packets} MPEG audio frames at {other} Hz, where the stream starts at \
                  {rate} Hz (MP3 files of two rates joined byte for byte?), cannot be decoded in \
                  one stream and were replaced by {seconds:.3} s of silence, as long as they \
-                 play; convert the file to one rate (`ffmpeg -i IN -ar {rate} OUT.wav` decodes \
-                 each part at its own) to hear them",
-                path.display()
+                 play; convert the file to one rate (`{}` decodes each part at its own) to \
+                 hear them",
+                path.display(),
+                crate::decode::convert_command(Some(path), false, *rate)
             ),
             TrackWarning::PastDeclaredLength { path, seconds } => write!(
                 f,

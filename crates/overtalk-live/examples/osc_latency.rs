@@ -1,5 +1,5 @@
 //! Event → OSC datagram latency on loopback: floor changes between two talking speakers under
-//! `debate-mute` (no engage delay, no cooldown), each one answered by an unmute and a mute; the
+//! `debate-mute` (no engage delay, no cooldown, no allowance), each one answered by an unmute and a mute; the
 //! time from sending the event into the outputs' broadcast to the first datagram arriving at a
 //! receiver on 127.0.0.1. Beside it, in the same run, the floor of the measurement: one rosc
 //! datagram encoded and sent straight from the sending thread.
@@ -69,7 +69,15 @@ fn main() -> anyhow::Result<()> {
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     let through_outputs = runtime.block_on(async {
         let (tx, rx) = tokio::sync::broadcast::channel(1024);
-        let params = RuleParams { engage_s: 0.0, cooldown_s: 0.0, ..RuleParams::default() };
+        // No engage delay, no cooldown and no allowance: every floor change acts at once. With
+        // the allowance (1 s of the talkspurt, on the rule's clock, which runs on the events'
+        // times) the first changes would find both speakers inside it and act on nothing.
+        let params = RuleParams {
+            engage_s: 0.0,
+            cooldown_s: 0.0,
+            allowance_s: 0.0,
+            ..RuleParams::default()
+        };
         let config = OutputsConfig {
             rule: RuleKind::DebateMute,
             params,
@@ -86,7 +94,7 @@ fn main() -> anyhow::Result<()> {
         tx.send(event(1, LiveEventKind::SpeechStart, "B", 0.0))?;
         tx.send(event(2, LiveEventKind::FloorChange, "A", 0.0))?;
         // The first mute (B), not measured.
-        let _ = arrived_rx.recv_timeout(Duration::from_secs(1));
+        arrived_rx.recv_timeout(Duration::from_secs(1))?;
         let mut latencies = Vec::with_capacity(n);
         for i in 0..n {
             tokio::time::sleep(Duration::from_millis(2)).await;
@@ -96,6 +104,11 @@ fn main() -> anyhow::Result<()> {
             tx.send(event(3 + i as u64, LiveEventKind::FloorChange, who, 0.01 * i as f64))?;
             let arrived = arrived_rx.recv_timeout(Duration::from_secs(1))?;
             latencies.push(arrived.duration_since(sent).as_secs_f64() * 1e6);
+            // The change's second datagram (the old holder's mute) before the next change:
+            // the actuator follows the newest wish, so a change sent while it still applies
+            // the one before can cancel it (back to the levels already set, nothing to send),
+            // and a late datagram of one change would be timed as the next one's.
+            arrived_rx.recv_timeout(Duration::from_secs(1))?;
         }
         drop(tx);
         outputs.finish().await;

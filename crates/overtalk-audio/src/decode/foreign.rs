@@ -98,6 +98,22 @@ pub fn foreign_is_audio(name: &str) -> bool {
 /// assert_eq!(convert_hint(None, true), "convert it first: ffmpeg -i IN -ac 1 -ar 16000 OUT.wav");
 /// ```
 pub fn convert_hint(path: Option<&Path>, mono: bool) -> String {
+    format!("convert it first: {}", convert_command(path, mono, crate::resample::ANALYSIS_RATE))
+}
+
+/// The ffmpeg command of [`convert_hint`] alone, at a chosen sample rate: the file at `path`
+/// decoded to a WAV beside it at `rate` Hz (mono when `mono`), both paths quoted for a shell.
+///
+/// ```
+/// use std::path::Path;
+/// use overtalk_audio::decode::convert_command;
+/// assert_eq!(
+///     convert_command(Some(Path::new("joined show.mp3")), false, 44_100),
+///     "ffmpeg -i 'joined show.mp3' -ar 44100 'joined show.wav'"
+/// );
+/// assert_eq!(convert_command(None, true, 8_000), "ffmpeg -i IN -ac 1 -ar 8000 OUT.wav");
+/// ```
+pub fn convert_command(path: Option<&Path>, mono: bool, rate: u32) -> String {
     let channels = if mono { "-ac 1 " } else { "" };
     let (input, output) = match path.filter(|p| p.file_name().is_some()) {
         Some(path) => {
@@ -108,8 +124,7 @@ pub fn convert_hint(path: Option<&Path>, mono: bool) -> String {
         }
         None => ("IN".to_owned(), "OUT.wav".to_owned()),
     };
-    let rate = crate::resample::ANALYSIS_RATE;
-    format!("convert it first: ffmpeg -i {input} {channels}-ar {rate} {output}")
+    format!("ffmpeg -i {input} {channels}-ar {rate} {output}")
 }
 
 /// `path` as one word of a POSIX shell command line, for ffmpeg ([`convert_hint`]).

@@ -843,8 +843,10 @@ fn mp3_frames_at_a_second_rate_become_silence_as_long_as_they_play() {
     assert_eq!(
         found.warnings[0].to_string(),
         format!(
-            "{}: 16 MPEG audio frames at 8000 Hz, where the stream starts at 16000 Hz (MP3 files of two rates joined byte for byte?), cannot be decoded in one stream and were replaced by 1.152 s of silence, as long as they play; convert the file to one rate (`ffmpeg -i IN -ar 16000 OUT.wav` decodes each part at its own) to hear them",
-            p.display()
+            "{}: 16 MPEG audio frames at 8000 Hz, where the stream starts at 16000 Hz (MP3 files of two rates joined byte for byte?), cannot be decoded in one stream and were replaced by 1.152 s of silence, as long as they play; convert the file to one rate (`ffmpeg -i '{}' -ar 16000 '{}'` decodes each part at its own) to hear them",
+            p.display(),
+            p.display(),
+            p.with_extension("wav").display()
         )
     );
 }
