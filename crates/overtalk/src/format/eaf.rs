@@ -34,7 +34,8 @@
 //!   `comments`) when its participant has another top-level tier of another type: it renders
 //!   their speech, it is not more of it (Corpus NGT's `Interpreter S1` beside the glosses of
 //!   S1). So is a top-level tier without `PARTICIPANT` whose id or linguistic type names notes,
-//!   comments, a translation, gestures, glosses, morphemes or parts of speech (`notes`,
+//!   comments, remarks, errors, a translation, gestures, glosses, morphemes or parts of speech
+//!   (the one list of [`crate::format::tiers`], which the TextGrid reader shares: `notes`, `misc`,
 //!   `Comments`, pympi's sample `gestures` of type `gesture`) beside tiers that do not: it
 //!   annotates the speech or the body, and is left out with the note that names it. The words
 //!   are matched whole, the id split at every character that is not a letter or digit and
