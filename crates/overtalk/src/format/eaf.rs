@@ -1135,8 +1135,14 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(9)), "{e}");
-        let e = read_str("<ANNOTATION_DOCUMENT>\n  <TIER>", Format::Eaf, &ReadOptions::default())
-            .unwrap_err();
+        // Cut off after an opening tag: read as far as it goes with a repair at the end, which
+        // --strict makes the error.
+        let cut = "<ANNOTATION_DOCUMENT>\n  <TIER>";
+        let out = read_str(cut, Format::Eaf, &ReadOptions::default()).unwrap();
+        let w = &out.warnings[0];
+        assert_eq!((w.kind, w.line, w.column), (WarningKind::Repaired, Some(2), Some(9)));
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(cut, Format::Eaf, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(9)), "{e}");
         let e =
             read_str(&MINIMAL.replace("\"4210\"", "\"NaN\""), Format::Eaf, &ReadOptions::default())
