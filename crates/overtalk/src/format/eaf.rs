@@ -417,7 +417,7 @@ fn build(
         } else if rendering {
             Some("a translation or comment of a participant who has a tier of their own words")
         } else if named_notes {
-            Some("no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech")
+            Some("no PARTICIPANT, and its name or linguistic type says it holds notes, comments, remarks, errors, metadata, a translation, gestures, glosses, morphemes or parts of speech")
         } else {
             None
         };
@@ -968,7 +968,7 @@ mod tests {
             w,
             vec![
                 (Some(14), "1 child tier(s) skipped: \"gest_included\" (of \"text\"); they annotate their parent's time, which is counted once"),
-                (Some(11), "2 tier(s) left out as not speakers: \"gestures\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech), \"notes\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech); choose with --tiers or --ignore-tiers"),
+                (Some(11), "2 tier(s) left out as not speakers: \"gestures\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, remarks, errors, metadata, a translation, gestures, glosses, morphemes or parts of speech), \"notes\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, remarks, errors, metadata, a translation, gestures, glosses, morphemes or parts of speech); choose with --tiers or --ignore-tiers"),
                 (None, "no top-level tier names its PARTICIPANT: each is read as a speaker named by its tier id (\"text\", \"Suggestion\"); `--ignore-tiers` leaves out one that is not"),
             ]
         );

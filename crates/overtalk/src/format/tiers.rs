@@ -20,9 +20,9 @@
 //! is silence in every tier. When word tiers are kept, an MFA tier `X - words` (FAVE: `X -
 //! word`) is the speaker `X`.
 //! The note list ([`names_notes`]) is one for the tiered readers: notes, comments, remarks,
-//! errors, `misc`, a translation, gestures, glosses, morphemes, parts of speech. A remark tier
-//! is kept when it is the only tier with speech (a grid of one `Comments` tier is that
-//! speaker).
+//! errors, `misc`, `metadata`, a translation, gestures, glosses, morphemes, parts of speech. A
+//! remark tier is kept when it is the only tier with speech (a grid of one `Comments` tier is
+//! that speaker).
 //! Names are compared case-insensitively. `--tiers` (only these) and `--ignore-tiers` (not these)
 //! take names or glob patterns (`*`, `?`) and override the defaults: with `--tiers`, exactly the
 //! matching tiers are read. Readers report the tiers they left out in one
@@ -53,7 +53,8 @@ pub enum Level {
 /// What a word of [`NOTE_WORDS`] says a tier holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NoteKind {
-    /// Remarks on the recording (notes, comments, remarks, errors, `misc`): never speech.
+    /// Remarks on the recording (notes, comments, remarks, errors, `misc`, `metadata`): never
+    /// speech.
     Remark,
     /// An annotation of the speech (a translation, gestures, glosses, morphemes, parts of
     /// speech): not a speaker when it annotates one's intervals.
@@ -73,6 +74,7 @@ const NOTE_WORDS: &[(&str, NoteKind)] = &[
     ("error", NoteKind::Remark),
     ("errors", NoteKind::Remark),
     ("misc", NoteKind::Remark),
+    ("metadata", NoteKind::Remark),
     ("translation", NoteKind::Annotation),
     ("translations", NoteKind::Annotation),
     ("transl", NoteKind::Annotation),
@@ -257,6 +259,8 @@ mod tests {
         }
         // The shared list: the EAF reader's words find the new ones too.
         assert!(names_notes("errors-A") && names_notes("misc") && !names_notes("Errorless"));
+        // An ELAN user's empty `Other Metadata` tier (drdrphd/transcripter's test.eaf).
+        assert!(names_notes("Other Metadata") && names_only_notes("Metadata"));
     }
 
     #[test]
