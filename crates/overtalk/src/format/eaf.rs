@@ -34,7 +34,8 @@
 //!   `comments`) when its participant has another top-level tier of another type: it renders
 //!   their speech, it is not more of it (Corpus NGT's `Interpreter S1` beside the glosses of
 //!   S1). So is a top-level tier without `PARTICIPANT` whose id or linguistic type names notes,
-//!   comments, a translation, gestures, glosses, morphemes or parts of speech (`notes`,
+//!   comments, remarks, errors, a translation, gestures, glosses, morphemes or parts of speech
+//!   (the one list of [`crate::format::tiers`], which the TextGrid reader shares: `notes`, `misc`,
 //!   `Comments`, pympi's sample `gestures` of type `gesture`) beside tiers that do not: it
 //!   annotates the speech or the body, and is left out with the note that names it. The words
 //!   are matched whole, the id split at every character that is not a letter or digit and
@@ -416,7 +417,7 @@ fn build(
         } else if rendering {
             Some("a translation or comment of a participant who has a tier of their own words")
         } else if named_notes {
-            Some("no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech")
+            Some("no PARTICIPANT, and its name or linguistic type says it holds notes, comments, remarks, errors, metadata, a translation, gestures, glosses, morphemes or parts of speech")
         } else {
             None
         };
@@ -967,7 +968,7 @@ mod tests {
             w,
             vec![
                 (Some(14), "1 child tier(s) skipped: \"gest_included\" (of \"text\"); they annotate their parent's time, which is counted once"),
-                (Some(11), "2 tier(s) left out as not speakers: \"gestures\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech), \"notes\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, a translation, gestures, glosses, morphemes or parts of speech); choose with --tiers or --ignore-tiers"),
+                (Some(11), "2 tier(s) left out as not speakers: \"gestures\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, remarks, errors, metadata, a translation, gestures, glosses, morphemes or parts of speech), \"notes\" (no PARTICIPANT, and its name or linguistic type says it holds notes, comments, remarks, errors, metadata, a translation, gestures, glosses, morphemes or parts of speech); choose with --tiers or --ignore-tiers"),
                 (None, "no top-level tier names its PARTICIPANT: each is read as a speaker named by its tier id (\"text\", \"Suggestion\"); `--ignore-tiers` leaves out one that is not"),
             ]
         );
@@ -1134,8 +1135,14 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(9)), "{e}");
-        let e = read_str("<ANNOTATION_DOCUMENT>\n  <TIER>", Format::Eaf, &ReadOptions::default())
-            .unwrap_err();
+        // Cut off after an opening tag: read as far as it goes with a repair at the end, which
+        // --strict makes the error.
+        let cut = "<ANNOTATION_DOCUMENT>\n  <TIER>";
+        let out = read_str(cut, Format::Eaf, &ReadOptions::default()).unwrap();
+        let w = &out.warnings[0];
+        assert_eq!((w.kind, w.line, w.column), (WarningKind::Repaired, Some(2), Some(9)));
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(cut, Format::Eaf, &strict).unwrap_err();
         assert_eq!((e.line(), e.column()), (Some(2), Some(9)), "{e}");
         let e =
             read_str(&MINIMAL.replace("\"4210\"", "\"NaN\""), Format::Eaf, &ReadOptions::default())

@@ -23,8 +23,10 @@
 //!   the rules of [`crate::format::tiers`], as are tiers named for notes, a translation,
 //!   glosses, morphemes or parts of speech at least half of whose intervals are a speaker
 //!   tier's, start and end each within 20 ms (`Samoan` and its `Gloss`, one gloss per word:
-//!   one speaker) and tiers `--tiers`/`--ignore-tiers` exclude, with one
-//!   note naming them;
+//!   one speaker), tiers of remarks over the recording (named only for notes, comments,
+//!   remarks or errors — `Errors`, `Comments`, `misc` — or a few wordless labels over nearly the
+//!   whole grid beside a speaker's many turns; kept when no other tier has speech) and tiers
+//!   `--tiers`/`--ignore-tiers` exclude, with one note naming them;
 //! - an interval whose text is empty or only whitespace is silence, any other is a track whose
 //!   content is the text exactly as written;
 //! - TextTiers (point tiers) hold no durations and are skipped with a note;
@@ -42,7 +44,8 @@ use std::io::Write;
 
 use crate::error::{Error, Result, Warning, WarningKind};
 use crate::format::tiers::{
-    alignment_level, left_out_note, names_notes, webmaus_grid, word_tier_speaker, Level,
+    alignment_level, left_out_note, names_notes, names_only_notes, webmaus_grid, word_tier_speaker,
+    Level,
 };
 use crate::format::ReadContext;
 use crate::model::{Content, Corpus, Segment, SpeakerId, Transcript, TranscriptBuilder};
@@ -653,29 +656,38 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
                 && 2 * shared >= t.intervals.len()
         })
         .collect();
+    let defaults: Vec<Option<String>> = read
+        .iter()
+        .zip(aligned.iter().zip(&annotates))
+        .zip(&marks_beside_words)
+        .zip(&parallel)
+        .map(|(((tier, (&aligned, &annotates)), &beside_words), parallel)| {
+            let default = match level(&tier.name) {
+                Some(Level::Phone) => Some("phone- or syllable-level alignment"),
+                Some(Level::Annotation) => {
+                    Some("an aligner's annotation of the signal, not speech")
+                }
+                Some(Level::Word) if aligned => {
+                    Some("word-level alignment of a speaker tier already read")
+                }
+                _ if beside_words => Some("turn marks of a speaker whose word tier is read"),
+                _ if annotates => Some(
+                    "its name says it holds notes, a translation, glosses, morphemes or parts of speech: an annotation of the speech, not a speaker",
+                ),
+                _ => parallel.as_deref(),
+            };
+            p.ctx.options().tiers.left_out(&tier.name, default)
+        })
+        .collect();
+    let span = (xmin.micros() >= 0).then(|| Segment::new(xmin, xmax)).flatten();
+    let remarks = remark_tiers(&read, &defaults, span, p.ctx.options().tiers.only.is_empty());
     let mut left_out: Vec<(String, String)> = Vec::new();
     let mut first_left_out = (0, 0);
     // Tiers whose labels are only the speaker's name: the first's position, their names.
     let mut labels_are_names: Option<((usize, usize), Vec<String>)> = None;
-    let tiers = read
-        .into_iter()
-        .zip(aligned.into_iter().zip(annotates))
-        .zip(marks_beside_words)
-        .zip(parallel.into_iter().zip(mains));
-    for (((tier, (aligned, annotates)), beside_words), (parallel, main)) in tiers {
-        let default = match level(&tier.name) {
-            Some(Level::Phone) => Some("phone- or syllable-level alignment"),
-            Some(Level::Annotation) => Some("an aligner's annotation of the signal, not speech"),
-            Some(Level::Word) if aligned => {
-                Some("word-level alignment of a speaker tier already read")
-            }
-            _ if beside_words => Some("turn marks of a speaker whose word tier is read"),
-            _ if annotates => Some(
-                "its name says it holds notes, a translation, glosses, morphemes or parts of speech: an annotation of the speech, not a speaker",
-            ),
-            _ => parallel.as_deref(),
-        };
-        if let Some(why) = p.ctx.options().tiers.left_out(&tier.name, default) {
+    let tiers = read.into_iter().zip(defaults.into_iter().zip(remarks)).zip(mains);
+    for ((tier, (default, remark)), main) in tiers {
+        if let Some(why) = default.or(remark) {
             if left_out.is_empty() {
                 first_left_out = p.pos(tier.at);
             }
@@ -718,6 +730,81 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         p.ctx.warn(note)?;
     }
     Ok(Corpus::single(id, b.build()))
+}
+
+/// Fewest labelled intervals a speaker tier has beside a tier of remarks over the whole grid
+/// ([`remark_tiers`]).
+const REMARKS_BESIDE: usize = 10;
+
+/// Most labelled intervals a tier of remarks over the whole grid has ([`remark_tiers`]).
+const REMARKS_MOST: usize = 3;
+
+/// Why each tier still read as a speaker after the other rules (`defaults[i]` is `None`) holds
+/// remarks on the recording rather than speech, or `None` to read it:
+///
+/// - its name is nothing but words of the note list, one of them a remark's
+///   ([`names_only_notes`]: `Errors`, `Comments`, `notes`, `misc`), whatever it holds; or
+/// - its labelled intervals are few (at most [`REMARKS_MOST`]), cover at least nine tenths of
+///   the grid (`span`) and hold fewer words than one every two seconds they cover, while another
+///   tier read carries at least [`REMARKS_BESIDE`]: one remark over the whole recording beside
+///   a speaker's many turns, which read as speech would make a speaker who talks over everyone
+///   all the time. Speech that long holds more words (people say two or three a second); a
+///   tier whose labels are its own name (speech without words, as this module writes a
+///   diarization) is a speaker whatever it covers.
+///
+/// A tier is set aside so only while another tier with speech is read that is not set aside:
+/// the only tier of a grid stays its speaker. `defaults_apply` is false under `--tiers`, which
+/// reads exactly the tiers it names.
+fn remark_tiers(
+    read: &[IntervalTier],
+    defaults: &[Option<String>],
+    span: Option<Segment>,
+    defaults_apply: bool,
+) -> Vec<Option<String>> {
+    let mut out = vec![None; read.len()];
+    if !defaults_apply {
+        return out;
+    }
+    let kept: Vec<usize> = (0..read.len()).filter(|&i| defaults[i].is_none()).collect();
+    let most = kept
+        .iter()
+        .filter(|&&i| !names_only_notes(&read[i].name))
+        .map(|&i| read[i].intervals.len())
+        .max()
+        .unwrap_or(0);
+    for &i in &kept {
+        let tier = &read[i];
+        if names_only_notes(&tier.name) {
+            out[i] = Some(
+                "its name says it holds notes, comments, remarks or errors, not a speaker's speech"
+                    .to_owned(),
+            );
+            continue;
+        }
+        let n = tier.intervals.len();
+        let (Some(span), true) = (span, (1..=REMARKS_MOST).contains(&n)) else { continue };
+        let covered: i64 = tier.intervals.iter().map(|(s, _)| s.duration().micros()).sum();
+        let words: i64 =
+            tier.intervals.iter().map(|(_, l)| l.split_whitespace().count() as i64).sum();
+        let named = tier.intervals.iter().all(|(_, l)| l.trim() == tier.name.trim());
+        let sparse = words * 2_000_000 < covered;
+        if most >= REMARKS_BESIDE
+            && 10 * covered >= 9 * span.duration().micros()
+            && sparse
+            && !named
+        {
+            out[i] = Some(format!(
+                "{n} labelled interval(s) over {}% of the grid beside a tier of {most}: remarks on the recording, not a speaker's speech",
+                100 * covered / span.duration().micros().max(1)
+            ));
+        }
+    }
+    // The only tier with speech stays a speaker.
+    let speech_left = kept.iter().any(|&i| out[i].is_none() && !read[i].intervals.is_empty());
+    if !speech_left {
+        out.iter_mut().for_each(|o| *o = None);
+    }
+    out
 }
 
 /// The participant `P` of a tier named `type@P`, as ELAN names the tiers of a Toolbox or FLEx
@@ -1659,7 +1746,11 @@ mod tests {
             ("mute", &[]),
             ("Errors", errors),
         ]));
-        assert_eq!(speakers_of(&out), ["Errors", "mute", "word"]);
+        // The `Errors` tier itself holds remarks, not speech: set aside too.
+        assert_eq!(speakers_of(&out), ["mute", "word"]);
+        assert!(out.warnings.iter().any(|w| w
+            .message
+            .contains("\"Errors\" (its name says it holds notes, comments, remarks or errors")));
         let t = out.corpus.get("recording").unwrap();
         let spoken: Vec<(Segment, &str)> = t
             .utterances()
@@ -1677,7 +1768,7 @@ mod tests {
         // `nested-intervals`), makes the word tier its alignment again.
         let utterance: Intervals<'_> = &[(0, 5, "right then")];
         let out = read_text(&grid_of(&[("word", words), ("Errors", errors), ("ann", utterance)]));
-        assert_eq!(speakers_of(&out), ["Errors", "ann"]);
+        assert_eq!(speakers_of(&out), ["ann"]);
         assert!(out.warnings[0]
             .message
             .contains("\"word\" (word-level alignment of a speaker tier already read)"));
@@ -1987,5 +2078,77 @@ mod tests {
         let kinds: Vec<_> = back.warnings.iter().map(|w| w.kind).collect();
         assert_eq!(kinds, [WarningKind::Note, WarningKind::SelfOverlap]);
         assert!(t.contents()[0].is_some() && t.contents()[1].is_none());
+    }
+
+    /// A tier of remarks over the whole grid (`Errors`, `Comments`, `misc`, or any tier of a few
+    /// wordless-looking labels over nearly all of it beside a speaker's many turns) is set aside
+    /// with a note naming it and why; the only tier with speech stays a speaker, `--tiers`
+    /// reads it, and a speaker whose one long interval is full of words stays one.
+    #[test]
+    fn remark_tiers_over_the_grid_are_set_aside() {
+        let turns: Vec<(u32, u32, &str)> = (0..10).map(|i| (i, i + 1, "well yes")).collect();
+        // The class line of the third tier: 7, then 5 + 3 × 10 for Ana, 5 + 3 for Bo.
+        let out = read_text(&grid_of(&[
+            ("Ana", &turns),
+            ("Bo", &[(2, 3, "no")]),
+            ("Errors", &[(0, 10, "mispronounced Friday twice")]),
+        ]));
+        assert_eq!(speakers_of(&out), ["Ana", "Bo"]);
+        let notes: Vec<_> =
+            out.warnings.iter().map(|w| (w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            notes,
+            [(Some(50), Some(1), "1 tier(s) left out as not speakers: \"Errors\" (its name says it holds notes, comments, remarks or errors, not a speaker's speech); choose with --tiers or --ignore-tiers")]
+        );
+        // Any name, by its shape: two short remarks over 95 % of the grid beside ten turns.
+        let out = read_text(&grid_of(&[
+            ("Ana", &turns),
+            ("Tier 3", &[(0, 5, "hum"), (5, 10, "door slams")]),
+        ]));
+        assert_eq!(speakers_of(&out), ["Ana"]);
+        assert_eq!(
+            out.warnings[0].message,
+            "1 tier(s) left out as not speakers: \"Tier 3\" (2 labelled interval(s) over 100% of the grid beside a tier of 10: remarks on the recording, not a speaker's speech); choose with --tiers or --ignore-tiers"
+        );
+        assert_eq!(out.warnings[0].line, Some(42));
+        // A speaker's one long turn with words in it, or labelled with its name, stays.
+        let lecture = "so today we look at how turns are taken and how often people overlap";
+        for (name, label) in [("Lee", lecture), ("Lee", "Lee")] {
+            let out = read_text(&grid_of(&[("Ana", &turns), (name, &[(0, 10, label)])]));
+            assert_eq!(speakers_of(&out), ["Ana", "Lee"], "{label}");
+        }
+        // Fewer than ten turns beside it: no evidence, the tier stays.
+        let out = read_text(&grid_of(&[("Ana", &turns[..9]), ("Tier 3", &[(0, 10, "hum")])]));
+        assert_eq!(speakers_of(&out), ["Ana", "Tier 3"]);
+        // The only tier with speech stays a speaker, however it is named.
+        let out = read_text(&grid_of(&[("Comments", &[(0, 10, "recorded at home")])]));
+        assert_eq!((speakers_of(&out), out.warnings.len()), (vec!["Comments".to_owned()], 0));
+        let out = read_text(&grid_of(&[("Ana", &[]), ("notes", &[(0, 10, "x")])]));
+        assert_eq!(speakers_of(&out), ["Ana", "notes"]);
+        // Two note tiers and nothing else: both stay.
+        let out = read_text(&grid_of(&[("misc", &[(0, 4, "a")]), ("Remarks", &[(4, 9, "b")])]));
+        assert_eq!(speakers_of(&out), ["Remarks", "misc"]);
+        // A gloss or translation tier is not a remark by its name alone: it is left out when
+        // it glosses a speaker's intervals (see the gloss tests), read otherwise.
+        let out = read_text(&grid_of(&[("Ana", &turns[..5]), ("Gloss", &[(6, 8, "3SG-go")])]));
+        assert_eq!(speakers_of(&out), ["Ana", "Gloss"]);
+        // --tiers reads exactly what it names.
+        let only = ReadOptions {
+            tiers: crate::format::tiers::TierSelection {
+                only: vec!["err*".into()],
+                ignore: vec![],
+            },
+            ..Default::default()
+        };
+        let g = grid_of(&[("Ana", &turns), ("Errors", &[(0, 10, "x")])]);
+        let out = read_str(&g, Format::TextGrid, &only).unwrap();
+        assert_eq!(speakers_of(&out), ["Errors"]);
+        // Names with another word in them, or only short codes, are not remarks by name.
+        let out = read_text(&grid_of(&[
+            ("Ana", &turns[..5]),
+            ("Ann notes", &[(6, 7, "I agree")]),
+            ("FT", &[(8, 9, "sure")]),
+        ]));
+        assert_eq!(speakers_of(&out), ["Ana", "Ann notes", "FT"]);
     }
 }

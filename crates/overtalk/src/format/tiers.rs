@@ -6,17 +6,23 @@
 //!
 //! | tier | left out | why |
 //! |---|---|---|
-//! | TextGrid `phone(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan`, `kan-mau` (WebMAUS), `mas` (WebMAUS, in a grid that also has `mau` or a `xxx-mau` tier whose `xxx` is three letters or digits: elsewhere a speaker's initials), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
+//! | TextGrid `phone(s)`, `phon(s)`, `phoneme(s)`, `segment(s)`, `syllable(s)`, `syl`, `mau`, `kan`, `kan-mau` (WebMAUS), `mas` (WebMAUS, in a grid that also has `mau` or a `xxx-mau` tier whose `xxx` is three letters or digits: elsewhere a speaker's initials), `phonalign`, `phonetization`, `syllalign` (SPPAS) (also `X - phones`, as the Montreal Forced Aligner writes, and `X - phone`, as FAVE does) | always | phone- or syllable-level alignment |
 //! | TextGrid `activity`, `activityduration`, `metainformation` (SPPAS) | always | an aligner's annotation of the signal, not speech |
 //! | TextGrid `word(s)`, `wrd`, `ort`, `ort-mau` (WebMAUS), `tokensalign` (SPPAS), `X - words`, `X - word` | when at least half of its words' time lies in tiers that are neither phone- nor word-level and are themselves at least a third under its words | word-level alignment of a speaker already there |
 //! | EAF top-level tier without `PARTICIPANT` | when another tier names its participant | a marker, noise or comment tier |
 //! | TextGrid tier whose name says notes, a translation, glosses, morphemes or parts of speech (`Gloss`, `notes`, `translation`, `morph`, `pos`) | when at least half of its intervals are intervals of another speaker tier, start and end each within 20 ms (one gloss per word, drawn again or rounded) | an annotation of the speech, not a speaker |
+//! | TextGrid tier whose name is nothing but words of the note list, one of them a remark's: notes, comments, remarks, errors, `misc` (`Errors`, `Comments`, `notes`, `misc`, `Remarks 2`; not `notes@home`, `Ann notes`, `Gloss`, `FT`) | when another tier with speech is read | remarks on the recording, not a speaker's speech |
+//! | TextGrid tier of at most 3 labelled intervals covering at least 90 % of the grid with fewer than one word per 2 s, its labels not its own name (`hum`, `door slams` over the whole grid) | when another tier read has at least 10 labelled intervals | remarks on the recording: read as speech it would be a speaker talking over everyone all the time |
 //!
 //! A tier of labels over the whole grid (a quality-control tier, `.` everywhere) covers the
 //! words but is mostly not under them, so the words stay a speaker. In phone- and word-level
 //! tiers the aligners' pause labels (`sil`, `sp`, `<p:>`, `pau`, …) are silence; SPPAS's `#`
 //! is silence in every tier. When word tiers are kept, an MFA tier `X - words` (FAVE: `X -
 //! word`) is the speaker `X`.
+//! The note list ([`names_notes`]) is one for the tiered readers: notes, comments, remarks,
+//! errors, `misc`, `metadata`, a translation, gestures, glosses, morphemes, parts of speech. A
+//! remark tier is kept when it is the only tier with speech (a grid of one `Comments` tier is
+//! that speaker).
 //! Names are compared case-insensitively. `--tiers` (only these) and `--ignore-tiers` (not these)
 //! take names or glob patterns (`*`, `?`) and override the defaults: with `--tiers`, exactly the
 //! matching tiers are read. Readers report the tiers they left out in one
@@ -44,32 +50,75 @@ pub enum Level {
     Annotation,
 }
 
-/// Whether a tier's id (or linguistic type) names what is not speech by a word of its own:
-/// notes, comments or a translation (`notes`, `Comments`, `MA-translation`, `ft`), gestures,
-/// glosses, morphemes or parts of speech (`gestures`, `gest_included`, `gloss`, `morph`,
-/// `words-pos`); not a word inside another (`Translator`, `Notetaker`, `Suggestion`).
+/// What a word of [`NOTE_WORDS`] says a tier holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum NoteKind {
+    /// Remarks on the recording (notes, comments, remarks, errors, `misc`, `metadata`): never
+    /// speech.
+    Remark,
+    /// An annotation of the speech (a translation, gestures, glosses, morphemes, parts of
+    /// speech): not a speaker when it annotates one's intervals.
+    Annotation,
+}
+
+/// The words that name a tier of what is not speech (compared in lower case), and what each
+/// says it holds: the one list the tiered readers share ([`names_notes`],
+/// [`names_only_notes`]).
+const NOTE_WORDS: &[(&str, NoteKind)] = &[
+    ("note", NoteKind::Remark),
+    ("notes", NoteKind::Remark),
+    ("comment", NoteKind::Remark),
+    ("comments", NoteKind::Remark),
+    ("remark", NoteKind::Remark),
+    ("remarks", NoteKind::Remark),
+    ("error", NoteKind::Remark),
+    ("errors", NoteKind::Remark),
+    ("misc", NoteKind::Remark),
+    ("metadata", NoteKind::Remark),
+    ("translation", NoteKind::Annotation),
+    ("translations", NoteKind::Annotation),
+    ("transl", NoteKind::Annotation),
+    ("ft", NoteKind::Annotation),
+    ("gesture", NoteKind::Annotation),
+    ("gestures", NoteKind::Annotation),
+    ("gest", NoteKind::Annotation),
+    ("gloss", NoteKind::Annotation),
+    ("glosses", NoteKind::Annotation),
+    ("morph", NoteKind::Annotation),
+    ("morphs", NoteKind::Annotation),
+    ("morpheme", NoteKind::Annotation),
+    ("morphemes", NoteKind::Annotation),
+    ("pos", NoteKind::Annotation),
+];
+
+/// What the word `w` of a tier's name says the tier holds, if it is one of [`NOTE_WORDS`].
+fn note_word(w: &str) -> Option<NoteKind> {
+    let lower = w.to_lowercase();
+    NOTE_WORDS.iter().find(|(word, _)| *word == lower).map(|&(_, kind)| kind)
+}
+
+/// Whether a tier's id (or linguistic type) names what is not speech by a word of its own
+/// (the note list): notes, comments, remarks, errors or a translation (`notes`, `Comments`,
+/// `MA-translation`, `ft`), gestures, glosses, morphemes or parts of speech (`gestures`,
+/// `gest_included`, `gloss`, `morph`, `words-pos`); not a word inside another (`Translator`,
+/// `Notetaker`, `Suggestion`).
 pub fn names_notes(id: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "note",
-        "notes",
-        "comment",
-        "comments",
-        "translation",
-        "translations",
-        "transl",
-        "ft",
-        "gesture",
-        "gestures",
-        "gest",
-        "gloss",
-        "glosses",
-        "morph",
-        "morphs",
-        "morpheme",
-        "morphemes",
-        "pos",
-    ];
-    id.split(|c: char| !c.is_alphanumeric()).any(|w| WORDS.contains(&w.to_lowercase().as_str()))
+    id.split(|c: char| !c.is_alphanumeric()).any(|w| note_word(w).is_some())
+}
+
+/// Whether a tier's name is nothing but words of the note list (and numbers), one of them a
+/// remark's (notes, comments, remarks, errors, `misc`): `Errors`, `Comments`, `notes`, `misc`,
+/// `Notes 2`, `gloss-notes`. Such a tier holds remarks on the recording, never a speaker's
+/// speech. A name with another word is not (`notes@home`, `Ann notes`: a participant may be
+/// named so), nor one of annotation words only (`Gloss`, `FT`, `POS`: a gloss tier is left out
+/// when it glosses a speaker's intervals, and `FT` may be someone's initials).
+pub fn names_only_notes(name: &str) -> bool {
+    let kinds: Vec<Option<NoteKind>> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !w.chars().all(|c| c.is_ascii_digit()))
+        .map(note_word)
+        .collect();
+    kinds.iter().all(Option::is_some) && kinds.contains(&Some(NoteKind::Remark))
 }
 
 /// Whether a TextGrid is WebMAUS output, judged by its tiers' names: it has a tier the BAS
@@ -100,9 +149,9 @@ pub fn alignment_level(name: &str, webmaus: bool) -> Option<Level> {
     let base = base.strip_suffix("-mau").filter(|b| !b.is_empty()).unwrap_or(base);
     match base {
         "mas" if !webmaus => None,
-        "phone" | "phones" | "phoneme" | "phonemes" | "segment" | "segments" | "syllable"
-        | "syllables" | "syl" | "mau" | "mas" | "kan" | "phonalign" | "phonetization"
-        | "syllalign" => Some(Level::Phone),
+        "phone" | "phones" | "phon" | "phons" | "phoneme" | "phonemes" | "segment" | "segments"
+        | "syllable" | "syllables" | "syl" | "mau" | "mas" | "kan" | "phonalign"
+        | "phonetization" | "syllalign" => Some(Level::Phone),
         "word" | "words" | "wrd" | "ort" | "tokensalign" => Some(Level::Word),
         "activity" | "activityduration" | "metainformation" => Some(Level::Annotation),
         _ => None,
@@ -201,10 +250,27 @@ mod tests {
     }
 
     #[test]
+    fn only_note_words_name_a_tier_of_remarks() {
+        for name in ["Errors", "Comments", "notes", "misc", "Notes 2", "gloss-notes", "REMARKS"] {
+            assert!(names_only_notes(name), "{name}");
+        }
+        for name in ["notes@home", "gloss@NAL", "Ann notes", "FT", "POS", "Gloss", "", "2", "Ana"] {
+            assert!(!names_only_notes(name), "{name}");
+        }
+        // The shared list: the EAF reader's words find the new ones too.
+        assert!(names_notes("errors-A") && names_notes("misc") && !names_notes("Errorless"));
+        // An ELAN user's empty `Other Metadata` tier (drdrphd/transcripter's test.eaf).
+        assert!(names_notes("Other Metadata") && names_only_notes("Metadata"));
+    }
+
+    #[test]
     fn levels_and_selection() {
         assert_eq!(alignment_level("phones", false), Some(Level::Phone));
         assert_eq!(alignment_level("Ana - words", false), Some(Level::Word));
         assert_eq!(alignment_level("Ana", false), None);
+        // praatIO's damon_set_test.TextGrid names its phone tier `phons`.
+        assert_eq!(alignment_level("phons", false), Some(Level::Phone));
+        assert_eq!(alignment_level("Phon", false), Some(Level::Phone));
         assert_eq!(word_tier_speaker("Ana - words"), "Ana");
         // FAVE, SPPAS and WebMAUS tiers.
         assert_eq!(word_tier_speaker("Gary Salvi - word"), "Gary Salvi");

@@ -384,16 +384,33 @@ mod tests {
             ),
             Some(Format::Srv3)
         );
-        let e = read_str(
-            "<transcript>\n<text start=\"1\" dur=\"1\">x",
-            Format::Srv1,
-            &ReadOptions::default(),
-        )
-        .unwrap_err()
-        .to_string();
+        // A document cut off is read as far as it goes (the element cut off is not read),
+        // with a repair warning; under --strict that is the error.
+        let cut =
+            "<transcript>\n<text start=\"0\" dur=\"1\">a</text>\n<text start=\"1\" dur=\"1\">x";
+        let out = read_str(cut, Format::Srv1, &ReadOptions::default()).unwrap();
+        assert_eq!(tracks_with_text(&out, "recording").len(), 1);
+        let w: Vec<_> =
+            out.warnings.iter().map(|w| (w.kind, w.line, w.column, w.message.as_str())).collect();
+        assert_eq!(
+            w,
+            [(
+                WarningKind::Repaired,
+                Some(3),
+                Some(26),
+                "the document ends with 2 element(s) still open (truncated?); read as far as it goes, an element cut off at the end not read"
+            ), (
+                WarningKind::MissingSpeaker,
+                Some(2),
+                Some(1),
+                "caption has no speaker prefix; it and every later caption like it get the speaker \"unknown\""
+            )]
+        );
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(cut, Format::Srv1, &strict).unwrap_err().to_string();
         assert_eq!(
             e,
-            "line 2, column 26: srv1: the document ends with 2 element(s) still open (truncated?)"
+            "line 3, column 26: srv1: the document ends with 2 element(s) still open (truncated?)"
         );
     }
 }

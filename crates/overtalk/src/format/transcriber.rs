@@ -441,4 +441,27 @@ Speaker 1
             "{e}"
         );
     }
+
+    /// A file saved without its closing `</Trans>` (as a Taiwanese corpus's test data is) is
+    /// read with one repair warning at its end; `--strict` refuses it.
+    #[test]
+    fn a_file_without_its_closing_tags_is_read_as_far_as_it_goes() {
+        let text = "<Trans>\n<Speakers><Speaker id=\"spk1\" name=\"張素華\"/></Speakers>\n<Episode>\n<Section type=\"report\" startTime=\"0\" endTime=\"88.204\">\n<Turn speaker=\"spk1\" startTime=\"0.000000\" endTime=\"88.204\">\n<Sync time=\"0.000000\"/>\n各位 親愛\n</Turn>\n</Section>\n</Episode>\n";
+        let out = read_str(text, Format::Transcriber, &ReadOptions::default()).unwrap();
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![(0, 88_204_000, "張素華".to_owned(), "各位 親愛".to_owned())]
+        );
+        let w: Vec<_> = out.warnings.iter().map(|w| (w.line, w.column)).collect();
+        assert_eq!(w, [(Some(11), Some(1))]);
+        assert!(out.warnings[0]
+            .message
+            .starts_with("the document ends with 1 element(s) still open"));
+        let strict = ReadOptions { strict: true, ..ReadOptions::default() };
+        let e = read_str(text, Format::Transcriber, &strict).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "line 11, column 1: transcriber: the document ends with 1 element(s) still open (truncated?)"
+        );
+    }
 }

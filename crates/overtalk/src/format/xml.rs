@@ -106,18 +106,30 @@ impl<'t> XmlDoc<'t> {
         Ok(())
     }
 
-    /// Checks the end of the document: nothing left open, and a root element seen (`missing`
-    /// is the message when there was none).
-    pub(crate) fn finish(&self, ctx: &ReadContext<'_>, open: usize, missing: &str) -> Result<()> {
-        if open > 0 {
-            return Err(self.error(
-                ctx,
-                self.len,
-                format!("the document ends with {open} element(s) still open (truncated?)"),
-            ));
-        }
+    /// Checks the end of the document: a root element seen (`missing` is the message when
+    /// there was none), and nothing left open. A document that ends with elements still open
+    /// (cut off in a download or a copy, or saved without its closing `</Trans>`) is read as
+    /// far as it goes, with a repair warning, an error under `--strict`: what an element cut
+    /// off at the end held is not read, since readers take an element when it closes.
+    pub(crate) fn finish(
+        &self,
+        ctx: &mut ReadContext<'_>,
+        open: usize,
+        missing: &str,
+    ) -> Result<()> {
         if !self.saw_root.get() {
             return Err(self.error(ctx, self.len, missing));
+        }
+        if open > 0 {
+            let (line, column) = self.pos(self.len);
+            ctx.warn_at(
+                WarningKind::Repaired,
+                line,
+                Some(column),
+                format!(
+                    "the document ends with {open} element(s) still open (truncated?); read as far as it goes, an element cut off at the end not read"
+                ),
+            )?;
         }
         Ok(())
     }
