@@ -1140,12 +1140,37 @@ fn a_channel_beyond_the_recording_is_a_clear_error() {
         audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
-    let e = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap_err();
+    let e =
+        detect(std::slice::from_ref(&spec), &DetectOptions::default(), &mut |_| {}).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: channel 49 requested for \"Z\", but the recording has 48 channels",
+            "{}: channel 49 requested for \"Z\", but the recording has 48 channels: --channels \
+             takes one name per channel, at most 48 (`_` skips one)",
             p.display()
+        )
+    );
+    // A mono recording (a call recorded mixed): its speakers are told apart by voice.
+    let mono = t.path("mono.wav");
+    write_wav(&mono, 8_000, 1, &vec![vec![0.0]; 800], false);
+    let specs: Vec<TrackSpec> = ["Agent", "Customer"]
+        .iter()
+        .enumerate()
+        .map(|(c, name)| TrackSpec {
+            name: (*name).into(),
+            path: mono.clone(),
+            channel: Some(c),
+            ..spec.clone()
+        })
+        .collect();
+    let e = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: channel 2 requested for \"Customer\", but the recording has 1 channel, which \
+             every speaker in it shares: give it without --channels and its speakers are told \
+             apart by their voices (diarization)",
+            mono.display()
         )
     );
 }
