@@ -2163,10 +2163,11 @@ impl Decoder {
         }
     }
 
-    /// RF64/BW64: the header parsed by [`rf64::read_header`], the PCM streamed in blocks.
+    /// RF64/BW64: the header parsed by [`rf64::read_header`], the PCM (or G.711) streamed in
+    /// blocks.
     fn rf64(input: &Input, options: &DecodeOptions) -> Result<Decoder> {
         let mut reader = BufReader::new(input.reader()?);
-        let header = rf64::read_header(&mut reader)?;
+        let header = rf64::read_header(&mut reader, input.path())?;
         check_channels(header.channels, options)?;
         let frame_bytes = (header.channels * header.sample.width()) as u64;
         let info = AudioInfo {
