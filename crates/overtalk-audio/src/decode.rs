@@ -814,7 +814,7 @@ impl Input {
                     }
                     let mut fmt = vec![0u8; size as usize];
                     r.read_exact(&mut fmt).ok()?;
-                    return Some(DataFirst { fmt, offset, len: data_len });
+                    return Some(DataFirst { fmt, offset, len: data_len, declared: data_len });
                 }
                 (b"data", None) => {
                     // A data chunk cut short holds what the file has.
@@ -831,6 +831,48 @@ impl Input {
             r.seek(std::io::SeekFrom::Start(at)).ok()?;
         }
         None
+    }
+
+    /// The layout of a RIFF/WAVE file of A-law or μ-law samples (G.711, as telephone and
+    /// call-recording systems write it) whose `fmt ` chunk ffmpeg reads and symphonia refuses,
+    /// to be read with the plain 18-byte chunk of the same format in its place: a chunk of 16
+    /// bytes (no `cbSize`: "malformed fmt_mulaw chunk"), one longer than 18, or
+    /// WAVE_FORMAT_EXTENSIBLE with the A-law or μ-law sub-format (symphonia takes μ-law's for
+    /// another GUID, and fails on A-law's at its first packet). The samples stay where they
+    /// are; a `data` chunk whose size is a placeholder (0xFFFFFFFF, or 0 beside a `RIFF` size
+    /// that is one too) runs to the end of the file. `None` for every other input, including
+    /// a plain 18-byte chunk, which symphonia reads.
+    fn wav_g711_layout(&self) -> Option<DataFirst> {
+        let (fmt_at, _) = self.wav_chunk(b"fmt ")?;
+        let fmt = self.wav_fmt()?;
+        let tag = foreign::wav_format_tag(&fmt)?;
+        let plain = u16::from_le_bytes([fmt[0], fmt[1]]);
+        let bits = u16::from_le_bytes(fmt.get(14..16)?.try_into().ok()?);
+        if !matches!(tag, 6 | 7) || bits != 8 || (plain == tag && fmt.len() == 18) {
+            return None;
+        }
+        let channels = u16::from_le_bytes([fmt[2], fmt[3]]);
+        let rate = u32::from_le_bytes(fmt[4..8].try_into().ok()?);
+        let mut plain_fmt = Vec::with_capacity(18);
+        plain_fmt.extend_from_slice(&tag.to_le_bytes());
+        plain_fmt.extend_from_slice(&channels.to_le_bytes());
+        plain_fmt.extend_from_slice(&rate.to_le_bytes());
+        // One byte per sample: the byte rate and the block follow from the channels.
+        plain_fmt.extend_from_slice(&rate.saturating_mul(u32::from(channels)).to_le_bytes());
+        plain_fmt.extend_from_slice(&channels.to_le_bytes());
+        plain_fmt.extend_from_slice(&8u16.to_le_bytes());
+        plain_fmt.extend_from_slice(&0u16.to_le_bytes());
+        let (offset, size) = self.wav_chunk(b"data")?;
+        if offset < fmt_at {
+            // The data chunk first: `wav_data_before_fmt` reads that layout.
+            return None;
+        }
+        let rest = self.len()?.saturating_sub(offset);
+        let head = self.head();
+        let riff = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
+        let placeholder = size == u32::MAX || (size == 0 && (riff == 0 || riff == u32::MAX));
+        let declared = if placeholder { rest } else { u64::from(size) };
+        Some(DataFirst { fmt: plain_fmt, offset, len: declared.min(rest), declared })
     }
 
     /// The error for MPEG-1 Layer II audio whose first frame (at byte `at`, after an ID3v2
@@ -1176,24 +1218,33 @@ impl MediaSource for Slice {
     }
 }
 
-/// Where a WAV file that puts its `data` chunk before its `fmt ` chunk keeps its parts
-/// ([`Input::wav_data_before_fmt`]).
+/// Where a WAV file that symphonia cannot read as it is laid out keeps its parts: one that
+/// puts its `data` chunk before its `fmt ` chunk ([`Input::wav_data_before_fmt`]), or one of
+/// A-law or μ-law samples whose `fmt ` chunk is read as the plain form of its format
+/// ([`Input::wav_g711_layout`]).
 struct DataFirst {
-    /// The format chunk's bytes (without its header).
+    /// The format chunk's bytes (without its header), as they are read.
     fmt: Vec<u8>,
     /// Where the samples start in the file.
     offset: u64,
-    /// Bytes of samples.
+    /// Bytes of samples the file holds.
     len: u64,
+    /// Bytes of samples the `data` chunk declares (more than `len` when the file is cut
+    /// short: the demuxer then finds its end early and the decoder says the file is
+    /// truncated, as it does for any WAV).
+    declared: u64,
 }
 
-/// A WAV file whose `data` chunk comes before its `fmt ` chunk, read as the usual layout:
-/// a header of a few dozen bytes held here, then the samples read from the file where they
-/// are, so memory does not grow with the file.
+/// A WAV file read with a header of a few dozen bytes held here, then the samples read from
+/// the file where they are, so memory does not grow with the file: a file whose `data` chunk
+/// comes before its `fmt ` chunk, read as the usual layout, and a G.711 file whose `fmt `
+/// chunk symphonia refuses, read with the plain chunk of its format.
 ///
 /// ```text
 /// file     RIFF WAVE [data ........ samples ........] [fmt  ....]
 /// read as  RIFF WAVE [fmt  ....] [data ........ samples ........]
+/// file     RIFF WAVE [fmt  <40: extensible, μ-law>] [fact] [data ........ samples ........]
+/// read as  RIFF WAVE [fmt  <18: μ-law>] [data ........ samples ........]
 /// ```
 struct Reordered {
     inner: Box<dyn MediaSource>,
@@ -1211,7 +1262,7 @@ impl Reordered {
         let clamp = |n: u64| u32::try_from(n).unwrap_or(u32::MAX);
         let mut head = Vec::with_capacity(28 + layout.fmt.len());
         head.extend_from_slice(b"RIFF");
-        head.extend_from_slice(&clamp(4 + 8 + fmt_len + pad + 8 + layout.len).to_le_bytes());
+        head.extend_from_slice(&clamp(4 + 8 + fmt_len + pad + 8 + layout.declared).to_le_bytes());
         head.extend_from_slice(b"WAVEfmt ");
         head.extend_from_slice(&clamp(fmt_len).to_le_bytes());
         head.extend_from_slice(&layout.fmt);
@@ -1219,7 +1270,7 @@ impl Reordered {
             head.push(0);
         }
         head.extend_from_slice(b"data");
-        head.extend_from_slice(&clamp(layout.len).to_le_bytes());
+        head.extend_from_slice(&clamp(layout.declared).to_le_bytes());
         Reordered { inner, head, offset: layout.offset, len: layout.len, pos: 0 }
     }
 
@@ -1534,7 +1585,7 @@ impl Decoder {
             one_audio_track(options)?;
             return Decoder::rf64(&input, options);
         }
-        let data_first = input.wav_data_before_fmt();
+        let data_first = input.wav_data_before_fmt().or_else(|| input.wav_g711_layout());
         let (fields, joined_at) =
             if data_first.is_some() { (Vec::new(), None) } else { input.wav_placeholders() };
         let cut_mp4 = input.mp4_declared_end();
@@ -2114,10 +2165,11 @@ impl Decoder {
         }
     }
 
-    /// RF64/BW64: the header parsed by [`rf64::read_header`], the PCM streamed in blocks.
+    /// RF64/BW64: the header parsed by [`rf64::read_header`], the PCM (or G.711) streamed in
+    /// blocks.
     fn rf64(input: &Input, options: &DecodeOptions) -> Result<Decoder> {
         let mut reader = BufReader::new(input.reader()?);
-        let header = rf64::read_header(&mut reader)?;
+        let header = rf64::read_header(&mut reader, input.path())?;
         check_channels(header.channels, options)?;
         let frame_bytes = (header.channels * header.sample.width()) as u64;
         let info = AudioInfo {

@@ -212,14 +212,7 @@ pub fn analyze(
         for &i in &group {
             if let Some(c) = specs[i].channel {
                 if info.channels > 0 && c >= info.channels {
-                    return Err(Error::invalid(format!(
-                        "channel {} requested for {:?}, but the recording has {} channel{}",
-                        c + 1,
-                        specs[i].name,
-                        info.channels,
-                        if info.channels == 1 { "" } else { "s" }
-                    ))
-                    .with_path(path));
+                    return Err(channel_beyond(c, &specs[i].name, info.channels).with_path(path));
                 }
             }
             let mut analyzer = TrackAnalyzer::new(
@@ -242,13 +235,9 @@ pub fn analyze(
                 let skip = shift.take(block.frames());
                 match specs[i].channel {
                     Some(c) if c >= block.channels() => {
-                        return Err(Error::invalid(format!(
-                            "channel {} requested for {:?}, but the recording has {} channels",
-                            c + 1,
-                            specs[i].name,
-                            block.channels()
-                        ))
-                        .with_path(path));
+                        return Err(
+                            channel_beyond(c, &specs[i].name, block.channels()).with_path(path)
+                        );
                     }
                     Some(c) => a.push(block.channel(c).skip(skip))?,
                     None => a.push(downmix.mix(&block).iter().copied().skip(skip))?,
@@ -374,6 +363,24 @@ impl TrackShift {
         self.kept += (frames - n) as u64;
         n
     }
+}
+
+/// The error for channel `c` (0-based) of a recording of `channels`, asked for speaker
+/// `name`: what the recording has and the way out. A recording of one channel holds every
+/// speaker in it (a call recorded mixed), so they are told apart by voice, not by channel.
+fn channel_beyond(c: usize, name: &str, channels: usize) -> Error {
+    let way_out = if channels == 1 {
+        ", which every speaker in it shares: give it without --channels and its speakers are \
+         told apart by their voices (diarization)"
+            .to_owned()
+    } else {
+        format!(": --channels takes one name per channel, at most {channels} (`_` skips one)")
+    };
+    Error::invalid(format!(
+        "channel {} requested for {name:?}, but the recording has {channels} channel{}{way_out}",
+        c + 1,
+        if channels == 1 { "" } else { "s" }
+    ))
 }
 
 fn check_consistent(reports: &[TrackReport], options: &DetectOptions) -> Result<()> {

@@ -71,6 +71,35 @@ fn score_table_gives_der_jer_and_mapping() {
     assert!(out.contains("  preset: overtalk\n"), "{out}");
 }
 
+/// One recording on each side under two ids (a reference written as `rec`, a hypothesis that
+/// `detect` named after its file): scored apart, all miss and all false alarm (16 s + 14 s over
+/// 16 s: 187.50 %), as the rule says; a note names both ids and the ways to give them one.
+/// Two recordings on a side that the other lacks get no such note.
+#[test]
+fn score_names_the_two_ids_when_one_recording_on_each_side_differs() {
+    let dir = inputs();
+    dir.create("call.rttm", &HYPOTHESIS.replace(" rec ", " call "));
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "call.rttm"]);
+    let total =
+        "TOTAL      2 recordings          16.000      0.000  16.000  14.000        0.000   \
+                 187.50   100.00";
+    assert_eq!(run.ok().lines().nth(3), Some(total));
+    assert_eq!(
+        run.stderr(),
+        "overtalk: warning: recording \"call\" is only in the hypothesis: all of its speech is \
+         false alarm (md-eval and dscore ignore it)\n\
+         overtalk: warning: recording \"rec\" is only in the reference: all of its speech is \
+         missed\n\
+         overtalk: note: the reference holds one recording, \"rec\", and the hypothesis one, \
+         \"call\": recordings are paired by id, so they were scored apart; if they are the same \
+         recording, give them one id (`overtalk detect --recording-id rec` names a detected \
+         hypothesis so; `score -s AUDIO` detects it with the reference's id)\n"
+    );
+    let run = dir.run(&["score", "-r", "ref.rttm", "-s", "extra.rttm"]);
+    assert!(!run.stderr().contains("note:"), "{}", run.stderr());
+    assert!(dir.run(&["score", "-q", "-r", "ref.rttm", "-s", "call.rttm"]).stderr().is_empty());
+}
+
 #[test]
 fn score_with_a_uem_scores_inside_it_only() {
     let dir = inputs();

@@ -485,12 +485,15 @@ fn reports_take_their_format_from_the_output_name() {
     for (args, said) in [
         (&["info", "a.rttm", "-o", "i.csv"][..], "i.csv: the .csv extension names a format this command does not write (it writes table, json, md, tsv); give --format or name the output after one of them"),
         (&["validate", "a.rttm", "-o", "v.md"], "v.md: the .md extension names a format this command does not write (it writes text, json); give --format or name the output after one of them"),
+        // A report named .pdf held HTML.
+        (&["report", "a.rttm", "-o", "r.pdf"], "r.pdf: the .pdf extension names a format this command does not write (it writes html, svg, png); give --format or name the output after one of them"),
     ] {
         let run = dir.run(args);
         assert_eq!(run.code(), 2, "{args:?}");
         assert_eq!(run.stderr(), format!("overtalk: error: {said}\n"), "{args:?}");
     }
     assert!(!dir.path().join("i.csv").exists() && !dir.path().join("v.md").exists());
+    assert!(!dir.path().join("r.pdf").exists());
 }
 
 /// `analyze --events` chooses the rows of a CSV or TSV; with another format it is refused

@@ -251,7 +251,8 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
         run.stderr(),
         "overtalk: error: --words late.srt: laying its words on host+guest: none of the 2 words lies in or within 0.5 s of the speakers' speech (are they the words of this recording?)\n"
     );
-    // Some words in no speech: dropped with a warning that counts them; an error with --strict.
+    // Some words in no speech: dropped with a warning that counts them, and those past the
+    // recording's end (10 s) named as such; an error with --strict.
     dir.create(
         "some.srt",
         "1\n00:00:01,000 --> 00:00:02,000\nhello there\n\n2\n00:00:12,000 --> 00:00:13,000\ngone\n",
@@ -259,8 +260,18 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt"]].concat());
     assert_eq!(run.code(), 0, "{}", run.stderr());
     assert!(run.stderr().contains(
-        "overtalk: warning: some.srt: 1 of 3 words lie in no speech of host+guest and farther than 0.5 s from any: dropped\n"
+        "overtalk: warning: some.srt: 1 of 3 words lie in no speech of host+guest and farther than 0.5 s from any: dropped; 1 of them starts after the recording ends (10.000 s): captions of another recording, or of a longer cut of this one?\n"
     ), "{}", run.stderr());
+    // Words in the recording but in no speech (9.70–9.95 s: after the last turn) are not said
+    // to be after its end.
+    dir.create(
+        "inside.srt",
+        "1\n00:00:01,000 --> 00:00:02,000\nhello there\n\n2\n00:00:09,700 --> 00:00:09,950\nhush\n\n3\n00:00:12,000 --> 00:00:13,000\ngone again\n",
+    );
+    let inside = dir.run(&[&["analyze"][..], &tracks, &["--words", "inside.srt"]].concat());
+    assert!(inside.stderr().contains(
+        "overtalk: warning: inside.srt: 3 of 5 words lie in no speech of host+guest and farther than 0.5 s from any: dropped; 2 of them start after the recording ends (10.000 s): captions of another recording, or of a longer cut of this one?\n"
+    ), "{}", inside.stderr());
     assert!(
         run.stderr().contains("3 without times of their own spread evenly"),
         "{}",
@@ -275,7 +286,11 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
     assert!(!run.stderr().contains("of \"Host\"'s speech"), "{}", run.stderr());
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "some.srt", "--strict"]].concat());
     assert_eq!(run.code(), 2);
-    assert!(run.stderr().ends_with("dropped (--strict)\n"), "{}", run.stderr());
+    assert!(
+        run.stderr().ends_with("of a longer cut of this one? (--strict)\n"),
+        "{}",
+        run.stderr()
+    );
     // A words file of no format it can tell points to --words-from, not --from.
     dir.create("odd.dat", "something\nelse entirely\n");
     let run = dir.run(&[&["analyze"][..], &tracks, &["--words", "odd.dat"]].concat());

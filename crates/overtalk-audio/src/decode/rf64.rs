@@ -1,7 +1,7 @@
 //! RF64 and BW64 (EBU Tech 3306, ITU-R BS.2088): WAV whose sizes outgrow 32 bits. Long
 //! multichannel recordings (ten hours of eight channels is 9.2 GB) are written this way;
-//! neither symphonia nor hound reads it, so the header is parsed here and the PCM data is
-//! streamed in blocks like any WAV.
+//! neither symphonia nor hound reads it, so the header is parsed here and the PCM data (or
+//! G.711 A-law and μ-law, a long call recording's) is streamed in blocks like any WAV.
 //!
 //! ```text
 //! "RF64" 0xFFFFFFFF "WAVE" │ "ds64" riff size u64, data size u64, … │ "fmt " │ … │ "data" 0xFFFFFFFF
@@ -9,6 +9,7 @@
 //! ```
 
 use std::io::{BufReader, Read};
+use std::path::Path;
 
 use overtalk::error::RecordingProblem;
 use overtalk::{Error, Result};
@@ -22,13 +23,17 @@ pub(super) enum Sample {
     S32,
     F32,
     F64,
+    /// G.711 A-law, one byte a sample.
+    ALaw,
+    /// G.711 μ-law, one byte a sample.
+    MuLaw,
 }
 
 impl Sample {
     /// Bytes per sample.
     pub(super) fn width(self) -> usize {
         match self {
-            Sample::U8 => 1,
+            Sample::U8 | Sample::ALaw | Sample::MuLaw => 1,
             Sample::S16 => 2,
             Sample::S24 => 3,
             Sample::S32 | Sample::F32 => 4,
@@ -45,6 +50,8 @@ impl Sample {
             Sample::S32 => "pcm_s32le",
             Sample::F32 => "pcm_f32le",
             Sample::F64 => "pcm_f64le",
+            Sample::ALaw => "pcm_alaw",
+            Sample::MuLaw => "pcm_mulaw",
         }
     }
 
@@ -63,8 +70,36 @@ impl Sample {
             (Sample::F64, [a, b, c, d, e, f, g, h, ..]) => {
                 f64::from_le_bytes([*a, *b, *c, *d, *e, *f, *g, *h]) as f32
             }
+            (Sample::ALaw, [x, ..]) => f32::from(alaw(*x)) / 32_768.0,
+            (Sample::MuLaw, [x, ..]) => f32::from(mulaw(*x)) / 32_768.0,
             _ => 0.0,
         }
+    }
+}
+
+/// A G.711 A-law byte as a 16-bit sample (ITU-T G.711: the segment's step, from 8 to 1024,
+/// times the level, plus half a step), the value symphonia gives in a WAV file.
+fn alaw(byte: u8) -> i16 {
+    let x = byte ^ 0x55;
+    let (segment, level) = (i16::from((x >> 4) & 7), i16::from(x & 0x0F));
+    let magnitude =
+        if segment == 0 { (level << 4) + 8 } else { ((level << 4) + 0x108) << (segment - 1) };
+    if x & 0x80 != 0 {
+        magnitude
+    } else {
+        -magnitude
+    }
+}
+
+/// A G.711 μ-law byte as a 16-bit sample (ITU-T G.711, bias 0x84), the value symphonia gives
+/// in a WAV file.
+fn mulaw(byte: u8) -> i16 {
+    let x = !byte;
+    let magnitude = (((i16::from(x & 0x0F) << 3) + 0x84) << ((x >> 4) & 7)) - 0x84;
+    if x & 0x80 != 0 {
+        -magnitude
+    } else {
+        magnitude
     }
 }
 
@@ -80,6 +115,8 @@ pub(super) struct Header {
 
 const WAVE_FORMAT_PCM: u16 = 1;
 const WAVE_FORMAT_IEEE_FLOAT: u16 = 3;
+const WAVE_FORMAT_ALAW: u16 = 6;
+const WAVE_FORMAT_MULAW: u16 = 7;
 const WAVE_FORMAT_EXTENSIBLE: u16 = 0xFFFE;
 
 fn eof_is_truncation(e: std::io::Error) -> Error {
@@ -107,7 +144,7 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 
 /// Reads the header up to the start of the sample data. `r` must start at the file's first
 /// byte, which the caller has checked reads `RF64` or `BW64`, then four bytes, then `WAVE`.
-pub(super) fn read_header<R: Read>(r: &mut BufReader<R>) -> Result<Header> {
+pub(super) fn read_header<R: Read>(r: &mut BufReader<R>, path: Option<&Path>) -> Result<Header> {
     let mut head = [0u8; 12];
     r.read_exact(&mut head).map_err(eof_is_truncation)?;
     let mut ds64_data_len = None;
@@ -160,7 +197,7 @@ pub(super) fn read_header<R: Read>(r: &mut BufReader<R>) -> Result<Header> {
                     }
                     (n, _) => u64::from(n),
                 };
-                return parse_fmt(&fmt, data_len);
+                return parse_fmt(&fmt, data_len, path);
             }
             _ => {
                 // Any other chunk (bext, LIST, JUNK, …): skip it, with its pad byte.
@@ -177,7 +214,7 @@ pub(super) fn read_header<R: Read>(r: &mut BufReader<R>) -> Result<Header> {
     }
 }
 
-fn parse_fmt(fmt: &[u8], data_len: u64) -> Result<Header> {
+fn parse_fmt(fmt: &[u8], data_len: u64, path: Option<&Path>) -> Result<Header> {
     let mut tag = u16_at(fmt, 0);
     let channels = usize::from(u16_at(fmt, 2));
     let sample_rate = u32_at(fmt, 4);
@@ -199,12 +236,15 @@ fn parse_fmt(fmt: &[u8], data_len: u64) -> Result<Header> {
         (WAVE_FORMAT_PCM, 32) => Sample::S32,
         (WAVE_FORMAT_IEEE_FLOAT, 32) => Sample::F32,
         (WAVE_FORMAT_IEEE_FLOAT, 64) => Sample::F64,
+        (WAVE_FORMAT_ALAW, 8) => Sample::ALaw,
+        (WAVE_FORMAT_MULAW, 8) => Sample::MuLaw,
         _ => {
             return Err(Error::recording(
                 RecordingProblem::Codec,
                 format!(
-                "RF64 with format tag {tag:#06x} and {bits}-bit samples is not supported; only \
-                 integer and float PCM are"
+                    "RF64 with format tag {tag:#06x} and {bits}-bit samples is not supported \
+                     (integer and float PCM, A-law and μ-law are); {}",
+                    super::foreign::convert_hint(path, channels == 1)
                 ),
             ));
         }

@@ -478,6 +478,61 @@ fn g711_wav_decodes_to_the_standard_values() {
     }
 }
 
+/// A-law and μ-law WAV files as telephone and call-recording systems write them: the `fmt `
+/// chunk of 16 bytes (no extension size), of 20 (an extension of 2 bytes), or
+/// WAVE_FORMAT_EXTENSIBLE with the G.711 sub-format (its channel mask says "left, right": a
+/// call with one party per channel). ffmpeg reads every one; symphonia refused the first two
+/// ("malformed fmt_mulaw chunk") and the extensible μ-law ("unsupported fmt_ext sub-type"),
+/// and failed on the extensible A-law at its first packet ("unexpected bits per sample").
+/// Each now decodes to the samples of the plain 18-byte chunk, value for value, in both
+/// channels; so does one whose sizes are a streaming writer's placeholders, and one cut short
+/// is read as far as it goes and said to be truncated, as any WAV is.
+#[test]
+fn g711_wav_with_any_format_chunk_decodes_as_the_plain_one() {
+    // 128 stereo frames: every byte value once, left and right interleaved.
+    let bytes: Vec<u8> = (0..=255).collect();
+    for (tag, codec) in [(6u16, "pcm_alaw"), (7, "pcm_mulaw")] {
+        let plain = Wav::new(tag, 2, 8000, 2, 8, &bytes);
+        let (want_codec, want) = decode_wav_bytes(plain.clone().fmt_extension(&[0, 0]).bytes());
+        assert_eq!((want_codec.as_str(), want.len()), (codec, 256));
+        let mut guid = tag.to_le_bytes().to_vec();
+        guid.extend_from_slice(&[0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71]);
+        let mut extensible = Wav::new(0xFFFE, 2, 8000, 2, 8, &bytes);
+        // cbSize 22, valid bits 8, channel mask FL | FR, the sub-format.
+        extensible =
+            extensible.fmt_extension(&[[22, 0, 8, 0, 3, 0, 0, 0].as_slice(), &guid].concat());
+        let fact = 128u32.to_le_bytes();
+        for (what, wav) in [
+            ("fmt of 16 bytes", plain.clone()),
+            ("fmt of 20 bytes", plain.clone().fmt_extension(&[2, 0, 0, 0])),
+            ("fmt of 16 bytes, fact and LIST", {
+                let w = plain.clone().insert_before(b"data", b"fact", &fact);
+                w.insert_before(b"data", b"LIST", b"INFOISFT\x04\0\0\0pbx\0")
+            }),
+            ("extensible", extensible.clone().insert_before(b"data", b"fact", &fact)),
+            ("fmt of 16 bytes, placeholder sizes", plain.clone().placeholder_sizes(u32::MAX)),
+            ("extensible, placeholder sizes", extensible.clone().placeholder_sizes(u32::MAX)),
+        ] {
+            let (got_codec, got) = decode_wav_bytes(wav.bytes());
+            assert_eq!((got_codec.as_str(), &got), (codec, &want), "{codec}, {what}");
+        }
+        // Cut short: the 100 frames the file holds of the 128 its data chunk declares.
+        for (what, wav) in [("fmt of 16 bytes", plain.clone()), ("extensible", extensible)] {
+            let mut file = wav.bytes();
+            file.truncate(file.len() - 56);
+            let mut d = Decoder::from_bytes(file, Some("wav"), &DecodeOptions::default()).unwrap();
+            let mut got = Vec::new();
+            while let Some(b) = d.next_block().unwrap() {
+                got.extend_from_slice(b.interleaved());
+            }
+            assert_eq!(got, want[..200], "{codec}, {what}, cut short");
+            let cut = d.stats().truncated.expect("said to be truncated");
+            assert_eq!(cut.read, overtalk::Delta::from_micros(12_500), "{codec}, {what}");
+            assert_eq!(cut.declared, Some(overtalk::Delta::from_micros(16_000)), "{what}");
+        }
+    }
+}
+
 /// Decodes all of `bytes` (channel 0) with its info and stats.
 fn decode_left(
     d: &mut Decoder,

@@ -250,16 +250,19 @@ fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
         )
     );
 
-    // A codec overtalk does not decode: RF64 holding A-law (format tag 6).
-    rf64(&p("alaw.wav"), 6, 1, 8, &[0u8; 1600]);
-    let e = open(&p("alaw.wav"));
+    // A codec overtalk does not decode in RF64: GSM 6.10 (format tag 0x31), mono; the way out
+    // is the command that converts it.
+    rf64_blocks(&p("gsm.wav"), 0x31, 1, 0, 65, &[0u8; 1625]);
+    let e = open(&p("gsm.wav"));
     assert_eq!(recording_problem(&e), RecordingProblem::Codec);
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: unsupported: RF64 with format tag 0x0006 and 8-bit samples is not supported; \
-             only integer and float PCM are",
-            p("alaw.wav").display()
+            "{0}: unsupported: RF64 with format tag 0x0031 and 0-bit samples is not supported \
+             (integer and float PCM, A-law and μ-law are); convert it first: ffmpeg -i '{0}' \
+             -ac 1 -ar 16000 '{1}'",
+            p("gsm.wav").display(),
+            p("gsm.pcm.wav").display()
         )
     );
 
@@ -307,7 +310,7 @@ fn a_recording_that_cannot_be_decoded_says_why_and_may_be_skipped() {
     assert_eq!(e.to_string(), format!("{}: the file is empty (0 bytes)", p("empty.wav").display()));
 
     // Every one of them is about this recording: the others can still be read.
-    for name in ["noise.wav", "alaw.wav", "nochannels.wav", "cut.wav"] {
+    for name in ["noise.wav", "gsm.wav", "nochannels.wav", "cut.wav"] {
         assert_eq!(open(&p(name)).recovery(), Recovery::SkipInput, "{name}");
     }
     assert_eq!(e.recovery(), Recovery::SkipInput);

@@ -166,7 +166,7 @@ fn garbage_is_unsupported() {
         format!(
             "{0}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
             p.display(),
-            p.with_extension("pcm.wav").display()
+            p.with_extension("wav").display()
         )
     );
 }
@@ -1142,12 +1142,37 @@ fn a_channel_beyond_the_recording_is_a_clear_error() {
         audio_track: None,
         offset: overtalk::Delta::ZERO,
     };
-    let e = detect(&[spec], &DetectOptions::default(), &mut |_| {}).unwrap_err();
+    let e =
+        detect(std::slice::from_ref(&spec), &DetectOptions::default(), &mut |_| {}).unwrap_err();
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: channel 49 requested for \"Z\", but the recording has 48 channels",
+            "{}: channel 49 requested for \"Z\", but the recording has 48 channels: --channels \
+             takes one name per channel, at most 48 (`_` skips one)",
             p.display()
+        )
+    );
+    // A mono recording (a call recorded mixed): its speakers are told apart by voice.
+    let mono = t.path("mono.wav");
+    write_wav(&mono, 8_000, 1, &vec![vec![0.0]; 800], false);
+    let specs: Vec<TrackSpec> = ["Agent", "Customer"]
+        .iter()
+        .enumerate()
+        .map(|(c, name)| TrackSpec {
+            name: (*name).into(),
+            path: mono.clone(),
+            channel: Some(c),
+            ..spec.clone()
+        })
+        .collect();
+    let e = detect(&specs, &DetectOptions::default(), &mut |_| {}).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: channel 2 requested for \"Customer\", but the recording has 1 channel, which \
+             every speaker in it shares: give it without --channels and its speakers are told \
+             apart by their voices (diarization)",
+            mono.display()
         )
     );
 }
@@ -1267,6 +1292,34 @@ fn rf64(path: &Path, rate: u32, channels: u16, tag: u16, bits: u16, data: &[u8],
     std::fs::OpenOptions::new().write(true).open(path).unwrap().set_len(92 + data_len).unwrap();
 }
 
+/// A long call recording in RF64 holds G.711 as often as PCM; it was refused ("RF64 with
+/// format tag 0x0007 … only integer and float PCM are"). A-law and μ-law in RF64 now decode
+/// to the values of the same bytes in a plain WAV (which symphonia reads), every byte value in
+/// both channels.
+#[test]
+fn rf64_g711_decodes_as_the_same_samples_in_wav() {
+    let t = Tmp::new();
+    let bytes: Vec<u8> = (0..=255).collect();
+    for (tag, codec) in [(6u16, "pcm_alaw"), (7, "pcm_mulaw")] {
+        let wav = Wav::new(tag, 2, 8_000, 2, 8, &bytes).fmt_extension(&[0, 0]).bytes();
+        let mut d = Decoder::from_bytes(wav, Some("wav"), &DecodeOptions::default()).unwrap();
+        let mut want = Vec::new();
+        while let Some(b) = d.next_block().unwrap() {
+            want.extend_from_slice(b.interleaved());
+        }
+        let p = t.path(&format!("call-{tag}.wav"));
+        rf64(&p, 8_000, 2, tag, 8, &bytes, 256);
+        let mut d = Decoder::open(&p, &DecodeOptions::default()).unwrap();
+        assert_eq!((d.info().codec.as_str(), d.info().channels), (codec, 2));
+        let mut got = Vec::new();
+        while let Some(b) = d.next_block().unwrap() {
+            got.extend_from_slice(b.interleaved());
+        }
+        assert_eq!((got.len(), &got), (256, &want), "{codec}");
+        assert_eq!(d.stats().truncated, None, "{codec}");
+    }
+}
+
 #[test]
 fn rf64_with_48_channels_decodes_exactly() {
     // Channel c carries a constant, exact in each sample format.
@@ -1373,9 +1426,11 @@ fn truncated_and_malformed_rf64_are_clear_errors() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: unsupported: RF64 with format tag 0x0011 and 4-bit samples is not supported; \
-             only integer and float PCM are",
-            p.display()
+            "{0}: unsupported: RF64 with format tag 0x0011 and 4-bit samples is not supported \
+             (integer and float PCM, A-law and μ-law are); convert it first: ffmpeg -i '{0}' -ar \
+             16000 '{1}'",
+            p.display(),
+            p.with_extension("wav").display()
         )
     );
 }

@@ -234,6 +234,8 @@ fn check_format_flags(args: &Args, format: ReportFormat) -> Result<()> {
 /// Runs `report`.
 pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     args.detection.strict = args.read.strict;
+    // Before reading (and maybe detecting speech in a long recording).
+    let format = ReportFormat::choose(args.format, args.output.as_deref())?;
     let (sources, analyzed, untimed) = read_and_analyze_untimed_too(
         &args.inputs,
         &args.read,
@@ -243,7 +245,6 @@ pub fn run(mut args: Args, globals: Globals) -> Result<Outcome> {
     )?;
     let target = Target::from_arg(args.output.as_deref());
     target.check_not_input(&sources)?;
-    let format = ReportFormat::choose(args.format, args.output.as_deref());
     check_format_flags(&args, format)?;
     if let Some(first) = untimed.first() {
         let refuse = |why: &str| -> Result<Outcome> {

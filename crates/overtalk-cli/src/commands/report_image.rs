@@ -22,20 +22,37 @@ pub enum ReportFormat {
 }
 
 impl ReportFormat {
-    /// The format named by `--format`, else by the output file's extension, else HTML.
-    pub fn choose(flag: Option<ReportFormat>, output: Option<&Path>) -> ReportFormat {
+    /// The format named by `--format`, else by the output file's extension, else HTML. An
+    /// extension that names another format (`-o report.pdf`, `-o card.jpg`, `-o x.json`) is
+    /// an error: the HTML written into it would open as nothing, or as a broken file, where
+    /// the name promises that format. Other names (`-o report`, `-o out.txt`) get HTML.
+    pub fn choose(
+        flag: Option<ReportFormat>,
+        output: Option<&Path>,
+    ) -> anyhow::Result<ReportFormat> {
         if let Some(f) = flag {
-            return f;
+            return Ok(f);
         }
         let ext =
             output.and_then(Path::extension).map(|e| e.to_string_lossy().to_ascii_lowercase());
-        match ext.as_deref() {
+        Ok(match ext.as_deref() {
             Some("svg") => ReportFormat::Svg,
             Some("png") => ReportFormat::Png,
+            Some(other) if OTHER_FORMATS.contains(&other) => anyhow::bail!(
+                "{}: the .{other} extension names a format this command does not write (it \
+                 writes html, svg, png); give --format or name the output after one of them",
+                output.map(Path::display).map(|d| d.to_string()).unwrap_or_default()
+            ),
             _ => ReportFormat::Html,
-        }
+        })
     }
 }
+
+/// Extensions of formats `report` does not write, refused rather than filled with HTML.
+const OTHER_FORMATS: [&str; 15] = [
+    "pdf", "jpg", "jpeg", "gif", "webp", "bmp", "tif", "tiff", "eps", "ps", "json", "csv", "tsv",
+    "md", "docx",
+];
 
 /// The line of `--help` under each `--layout` value.
 fn layout_help(layout: Layout) -> Option<&'static str> {
@@ -170,10 +187,24 @@ mod tests {
         assert!(crate::time_arg::clock_millis("99:99").is_err());
         assert!(crate::time_arg::clock_millis("1:60").is_err());
         assert_eq!(crate::time_arg::clock_millis("99:59"), Ok(5_999_000));
-        assert_eq!(ReportFormat::choose(None, Some(Path::new("x.PNG"))), ReportFormat::Png);
-        assert_eq!(ReportFormat::choose(None, Some(Path::new("x.svg"))), ReportFormat::Svg);
-        assert_eq!(ReportFormat::choose(None, None), ReportFormat::Html);
+        let choose = |flag, out: Option<&str>| {
+            ReportFormat::choose(flag, out.map(Path::new)).map_err(|e| e.to_string())
+        };
+        assert_eq!(choose(None, Some("x.PNG")), Ok(ReportFormat::Png));
+        assert_eq!(choose(None, Some("x.svg")), Ok(ReportFormat::Svg));
+        assert_eq!(choose(None, None), Ok(ReportFormat::Html));
+        assert_eq!(choose(None, Some("report")), Ok(ReportFormat::Html));
+        assert_eq!(choose(None, Some("x.htm")), Ok(ReportFormat::Html));
+        assert_eq!(choose(None, Some("out.txt")), Ok(ReportFormat::Html));
         let svg = Some(ReportFormat::Svg);
-        assert_eq!(ReportFormat::choose(svg, Some(Path::new("x.png"))), ReportFormat::Svg);
+        assert_eq!(choose(svg, Some("x.png")), Ok(ReportFormat::Svg));
+        assert_eq!(choose(Some(ReportFormat::Html), Some("x.pdf")), Ok(ReportFormat::Html));
+        assert_eq!(
+            choose(None, Some("talk.PDF")),
+            Err("talk.PDF: the .pdf extension names a format this command does not write (it \
+                 writes html, svg, png); give --format or name the output after one of them"
+                .to_owned())
+        );
+        assert!(choose(None, Some("card.jpg")).is_err());
     }
 }

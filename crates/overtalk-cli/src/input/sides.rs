@@ -112,13 +112,37 @@ pub(crate) fn read_uems(args: &[String], read: &ReadArgs, quiet: bool) -> Result
 
 /// The recordings of both sides paired by id, in id order, each with its zero-length turns. A
 /// recording on one side only is kept (all miss or all false alarm), with a warning unless
-/// `quiet`.
+/// `quiet`; when each side holds one recording and their ids differ, a note says how to give
+/// them one id ([`different_ids_note`]).
 pub(crate) fn pair(reference: Side, hypothesis: Side, quiet: bool) -> Vec<RecordingInput> {
+    let note = different_ids_note(&reference, &hypothesis);
     let (pairs, one_sided) = pairing::pair_sides(reference, hypothesis);
     if !quiet {
         for o in one_sided {
             eprintln!("overtalk: warning: {o}");
         }
+        if let Some(note) = note {
+            eprintln!("overtalk: note: {note}");
+        }
     }
     pairs
+}
+
+/// When the reference and the hypothesis each hold one recording under different ids (a
+/// reference written by hand as `conv`, a hypothesis that `detect` named after its file), the
+/// two are scored apart, all miss and all false alarm (a DER of 100 % or more), though they
+/// are most likely the same recording: says so, with the ways to give them one id. `None`
+/// otherwise.
+fn different_ids_note(reference: &Side, hypothesis: &Side) -> Option<String> {
+    let (1, 1) = (reference.recordings.len(), hypothesis.recordings.len()) else { return None };
+    let r = reference.recordings.keys().next()?;
+    let h = hypothesis.recordings.keys().next()?;
+    (r != h).then(|| {
+        format!(
+            "the reference holds one recording, {r:?}, and the hypothesis one, {h:?}: recordings \
+             are paired by id, so they were scored apart; if they are the same recording, give \
+             them one id (`overtalk detect --recording-id {r}` names a detected hypothesis so; \
+             `score -s AUDIO` detects it with the reference's id)"
+        )
+    })
 }

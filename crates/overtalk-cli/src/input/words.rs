@@ -236,10 +236,23 @@ impl WordsArgs {
         let s = laid.stats;
         let max = lay_options.max_distance.as_secs_f64();
         if s.dropped > 0 {
-            let message = format!(
+            let mut message = format!(
                 "{shown}: {} of {} words lie in no speech of {label} and farther than {max} s from any: dropped",
                 s.dropped, s.words
             );
+            // Words past the recording's end are not silence in it: the captions are of
+            // another recording, or of a longer cut of this one.
+            if let Some(end) = speakers.declared_extent().map(|e| e.end()) {
+                let after = words.words.iter().filter(|w| w.start >= end).count();
+                if after > 0 {
+                    message.push_str(&format!(
+                        "; {after} of them {} after the recording ends ({:.3} s): captions of \
+                         another recording, or of a longer cut of this one?",
+                        if after == 1 { "starts" } else { "start" },
+                        end.as_secs_f64()
+                    ));
+                }
+            }
             if read.strict {
                 bail!("{message} (--strict)");
             }
