@@ -166,7 +166,7 @@ fn garbage_is_unsupported() {
         format!(
             "{0}: unsupported: not a recognised audio or video container; if ffmpeg plays it, convert it first: ffmpeg -i '{0}' -ar 16000 '{1}'",
             p.display(),
-            p.with_extension("wav").display()
+            p.with_extension("pcm.wav").display()
         )
     );
 }
