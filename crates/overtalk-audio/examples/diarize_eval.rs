@@ -216,8 +216,8 @@ struct Args {
     #[arg(long, value_name = "LIST")]
     grid_short: Option<String>,
     /// --turns: extra rows, "after" with the speech edges on the energy, comma-separated
-    /// `reach/level/contrast/outward` (10 ms frames, 0–1, dB, 10 ms frames; missing parts take
-    /// the defaults, outward the reach) or `off`.
+    /// `reach/level/contrast/outward/end_span` (10 ms frames, 0–1, dB, 10 ms frames, 10 ms
+    /// frames; missing parts take the defaults, outward the reach) or `off`.
     #[arg(long, value_name = "LIST")]
     grid_edges: Option<String>,
     /// --turns: extra rows, "after" with the speaker changes located on the log-mel frames,
@@ -229,8 +229,8 @@ struct Args {
     /// each side of a change), comma-separated (e.g. 50,100,150).
     #[arg(long)]
     grid_refine: Option<String>,
-    /// Speech edges on the energy (`reach/level/contrast/outward`, or `off`; default: the
-    /// options').
+    /// Speech edges on the energy (`reach/level/contrast/outward/end_span`, or `off`; default:
+    /// the options').
     #[arg(long, value_name = "SPEC")]
     edges: Option<String>,
     /// The end stretches of long runs relabelled by their own embedding
@@ -556,6 +556,7 @@ fn edge_options(mut e: EdgeOptions, flag: &str, x: &str) -> Result<EdgeOptions, 
     e.level = part(flag, x, &v, 1, e.level)?;
     e.min_contrast = part(flag, x, &v, 2, e.min_contrast)?;
     e.outward = part(flag, x, &v, 3, e.reach)?;
+    e.end_span = part(flag, x, &v, 4, e.end_span)?;
     Ok(e)
 }
 

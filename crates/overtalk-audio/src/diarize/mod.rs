@@ -212,8 +212,9 @@ impl Ge2eDiarizer {
             },
             match o.edges {
                 Some(e) => format!(
-                    "on the energy (±{} ms, level {} of floor to peak, contrast ≥ {} dB)",
+                    "on the energy (±{} ms, an end's peak within {} ms, level {} of floor to peak, contrast ≥ {} dB)",
                     e.reach * 10,
+                    e.end_span.max(e.reach) * 10,
                     e.level,
                     e.min_contrast
                 ),
