@@ -814,7 +814,16 @@ impl Input {
                     }
                     let mut fmt = vec![0u8; size as usize];
                     r.read_exact(&mut fmt).ok()?;
-                    return Some(DataFirst { fmt, offset, len: data_len, declared: data_len });
+                    // A G.711 chunk of a shape symphonia refuses is read in its plain form.
+                    let fmt = plain_g711_fmt(&fmt).unwrap_or(fmt);
+                    return Some(DataFirst {
+                        fmt,
+                        offset,
+                        len: data_len,
+                        declared: data_len,
+                        placeholder: false,
+                        joined_at: None,
+                    });
                 }
                 (b"data", None) => {
                     // A data chunk cut short holds what the file has.
@@ -840,39 +849,40 @@ impl Input {
     /// WAVE_FORMAT_EXTENSIBLE with the A-law or μ-law sub-format (symphonia takes μ-law's for
     /// another GUID, and fails on A-law's at its first packet). The samples stay where they
     /// are; a `data` chunk whose size is a placeholder (0xFFFFFFFF, or 0 beside a `RIFF` size
-    /// that is one too) runs to the end of the file. `None` for every other input, including
+    /// that is one too) runs to the next WAV file joined after it, or to the end of the file,
+    /// as [`Input::wav_placeholders`] reads any WAV. `None` for every other input, including
     /// a plain 18-byte chunk, which symphonia reads.
     fn wav_g711_layout(&self) -> Option<DataFirst> {
         let (fmt_at, _) = self.wav_chunk(b"fmt ")?;
-        let fmt = self.wav_fmt()?;
-        let tag = foreign::wav_format_tag(&fmt)?;
-        let plain = u16::from_le_bytes([fmt[0], fmt[1]]);
-        let bits = u16::from_le_bytes(fmt.get(14..16)?.try_into().ok()?);
-        if !matches!(tag, 6 | 7) || bits != 8 || (plain == tag && fmt.len() == 18) {
-            return None;
-        }
-        let channels = u16::from_le_bytes([fmt[2], fmt[3]]);
-        let rate = u32::from_le_bytes(fmt[4..8].try_into().ok()?);
-        let mut plain_fmt = Vec::with_capacity(18);
-        plain_fmt.extend_from_slice(&tag.to_le_bytes());
-        plain_fmt.extend_from_slice(&channels.to_le_bytes());
-        plain_fmt.extend_from_slice(&rate.to_le_bytes());
-        // One byte per sample: the byte rate and the block follow from the channels.
-        plain_fmt.extend_from_slice(&rate.saturating_mul(u32::from(channels)).to_le_bytes());
-        plain_fmt.extend_from_slice(&channels.to_le_bytes());
-        plain_fmt.extend_from_slice(&8u16.to_le_bytes());
-        plain_fmt.extend_from_slice(&0u16.to_le_bytes());
+        let plain_fmt = plain_g711_fmt(&self.wav_fmt()?)?;
         let (offset, size) = self.wav_chunk(b"data")?;
         if offset < fmt_at {
             // The data chunk first: `wav_data_before_fmt` reads that layout.
             return None;
         }
-        let rest = self.len()?.saturating_sub(offset);
+        let len = self.len()?;
+        let rest = len.saturating_sub(offset);
         let head = self.head();
         let riff = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
         let placeholder = size == u32::MAX || (size == 0 && (riff == 0 || riff == u32::MAX));
-        let declared = if placeholder { rest } else { u64::from(size) };
-        Some(DataFirst { fmt: plain_fmt, offset, len: declared.min(rest), declared })
+        let joined_at = if placeholder {
+            self.seeker().ok().and_then(|mut s| find_riff_wave(s.as_mut(), offset, len))
+        } else {
+            None
+        };
+        let declared = match joined_at {
+            Some(at) => at - offset,
+            None if placeholder => rest,
+            None => u64::from(size),
+        };
+        Some(DataFirst {
+            fmt: plain_fmt,
+            offset,
+            len: declared.min(rest),
+            declared,
+            placeholder,
+            joined_at,
+        })
     }
 
     /// The error for MPEG-1 Layer II audio whose first frame (at byte `at`, after an ID3v2
@@ -1233,6 +1243,35 @@ struct DataFirst {
     /// short: the demuxer then finds its end early and the decoder says the file is
     /// truncated, as it does for any WAV).
     declared: u64,
+    /// The `data` chunk's size was a placeholder ([`DecodeStats::placeholder_length`]).
+    placeholder: bool,
+    /// Where a WAV file joined after placeholder sizes starts (the samples end there).
+    joined_at: Option<u64>,
+}
+
+/// The plain 18-byte `fmt ` chunk (no extension) of a G.711 (A-law or μ-law, 8-bit) format
+/// chunk of another shape: 16 bytes without `cbSize`, more than 18, or
+/// WAVE_FORMAT_EXTENSIBLE with the A-law or μ-law sub-format; symphonia reads only the plain
+/// one ([`Input::wav_g711_layout`]). `None` for any other chunk, the plain one included.
+fn plain_g711_fmt(fmt: &[u8]) -> Option<Vec<u8>> {
+    let tag = foreign::wav_format_tag(fmt)?;
+    let plain = u16::from_le_bytes([*fmt.first()?, *fmt.get(1)?]);
+    let bits = u16::from_le_bytes(fmt.get(14..16)?.try_into().ok()?);
+    if !matches!(tag, 6 | 7) || bits != 8 || (plain == tag && fmt.len() == 18) {
+        return None;
+    }
+    let channels = u16::from_le_bytes([fmt[2], fmt[3]]);
+    let rate = u32::from_le_bytes(fmt[4..8].try_into().ok()?);
+    let mut out = Vec::with_capacity(18);
+    out.extend_from_slice(&tag.to_le_bytes());
+    out.extend_from_slice(&channels.to_le_bytes());
+    out.extend_from_slice(&rate.to_le_bytes());
+    // One byte per sample: the byte rate and the block follow from the channels.
+    out.extend_from_slice(&rate.saturating_mul(u32::from(channels)).to_le_bytes());
+    out.extend_from_slice(&channels.to_le_bytes());
+    out.extend_from_slice(&8u16.to_le_bytes());
+    out.extend_from_slice(&0u16.to_le_bytes());
+    Some(out)
 }
 
 /// A WAV file read with a header of a few dozen bytes held here, then the samples read from
@@ -1585,7 +1624,14 @@ impl Decoder {
             one_audio_track(options)?;
             return Decoder::rf64(&input, options);
         }
-        let data_first = input.wav_data_before_fmt().or_else(|| input.wav_g711_layout());
+        let (data_first, g711) = match input.wav_data_before_fmt() {
+            Some(layout) => (Some(layout), false),
+            None => {
+                let layout = input.wav_g711_layout();
+                let g711 = layout.is_some();
+                (layout, g711)
+            }
+        };
         let (fields, joined_at) =
             if data_first.is_some() { (Vec::new(), None) } else { input.wav_placeholders() };
         let cut_mp4 = input.mp4_declared_end();
@@ -1618,8 +1664,20 @@ impl Decoder {
             Ok(format) => {
                 let mut d = Decoder::from_format(format, &input, options)?;
                 d.stats.placeholder_length = !fields.is_empty();
-                if data_first.is_none() && (fields.is_empty() || joined_at.is_some()) {
-                    d.stats.appended_wav = input.wav_appended(joined_at);
+                match &data_first {
+                    None if fields.is_empty() || joined_at.is_some() => {
+                        d.stats.appended_wav = input.wav_appended(joined_at);
+                    }
+                    // A G.711 file read through its plain format chunk: its placeholder sizes
+                    // said and the files joined after it found, as for any WAV (the
+                    // data-before-fmt layout is read no further than its data chunk).
+                    Some(layout) if g711 => {
+                        d.stats.placeholder_length = layout.placeholder;
+                        if !layout.placeholder || layout.joined_at.is_some() {
+                            d.stats.appended_wav = input.wav_appended(layout.joined_at);
+                        }
+                    }
+                    _ => {}
                 }
                 return Ok(d);
             }

@@ -370,11 +370,12 @@ impl TrackShift {
 /// speaker in it (a call recorded mixed), so they are told apart by voice, not by channel.
 fn channel_beyond(c: usize, name: &str, channels: usize) -> Error {
     let way_out = if channels == 1 {
-        ", which every speaker in it shares: give it without --channels and its speakers are \
-         told apart by their voices (diarization)"
+        ", which every speaker in it shares: read it as one mixed recording, without naming \
+         channels, and its speakers are told apart by their voices (diarization, once the \
+         speaker model is installed: `overtalk models install`)"
             .to_owned()
     } else {
-        format!(": --channels takes one name per channel, at most {channels} (`_` skips one)")
+        format!(": name one speaker per channel, at most {channels} (`_` skips a channel)")
     };
     Error::invalid(format!(
         "channel {} requested for {name:?}, but the recording has {channels} channel{}{way_out}",

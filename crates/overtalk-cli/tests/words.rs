@@ -277,6 +277,18 @@ fn words_that_are_not_of_the_recording_are_clear_errors() {
         "{}",
         run.stderr()
     );
+    // A word past the end of the recording but within 0.5 s of its last speech is laid on
+    // it, so it is not counted among the dropped ones past the end: a grid of 21 s whose
+    // speech ends at 20.9 s, words at 1, 10 (dropped) and 21.1 s.
+    dir.create("ana.TextGrid", "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\nxmin = 0\nxmax = 21\ntiers? <exists>\nsize = 1\nitem []:\n    item [1]:\n        class = \"IntervalTier\"\n        name = \"Ana\"\n        xmin = 0\n        xmax = 21\n        intervals: size = 4\n        intervals [1]:\n            xmin = 0\n            xmax = 5\n            text = \"Ana\"\n        intervals [2]:\n            xmin = 5\n            xmax = 15\n            text = \"\"\n        intervals [3]:\n            xmin = 15\n            xmax = 20.9\n            text = \"Ana\"\n        intervals [4]:\n            xmin = 20.9\n            xmax = 21\n            text = \"\"\n");
+    dir.create(
+        "w.srt",
+        "1\n00:00:01,000 --> 00:00:01,500\nhello\n\n2\n00:00:10,000 --> 00:00:10,300\nlost\n\n3\n00:00:21,100 --> 00:00:21,300\nbye\n",
+    );
+    let near = dir.run(&["analyze", "ana.TextGrid", "--words", "w.srt"]);
+    assert!(near.stderr().contains(
+        "overtalk: warning: w.srt: 1 of 3 words lie in no speech of ana and farther than 0.5 s from any: dropped\n"
+    ), "{}", near.stderr());
     // Words for the first seconds only: the speaker they miss is named.
     assert!(
         run.stderr().contains("some.srt: the words cover 0 % of \"Guest\"'s speech"),

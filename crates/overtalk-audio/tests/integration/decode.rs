@@ -478,6 +478,45 @@ fn g711_wav_decodes_to_the_standard_values() {
     }
 }
 
+/// A G.711 WAV read through its plain format chunk keeps what any WAV gets: placeholder sizes
+/// are said (`DecodeStats::placeholder_length`), a WAV file joined after it is found and
+/// named whether the sizes are real (`cat a.wav b.wav`) or placeholders (its samples then end
+/// where the joined header starts, instead of decoding that header and the next file's
+/// samples as μ-law), and a file whose `data` chunk comes before a 16-byte `fmt ` chunk decodes
+/// too.
+#[test]
+fn g711_wav_with_an_odd_format_chunk_keeps_the_wav_checks() {
+    let bytes: Vec<u8> = (0..=255).collect();
+    let plain = Wav::new(7, 1, 8000, 1, 8, &bytes);
+    let (_, want) = decode_wav_bytes(plain.clone().fmt_extension(&[0, 0]).bytes());
+    let second = Wav::pcm16(16_000, 1, &[0; 160]).bytes();
+    let open = |file: Vec<u8>| {
+        let mut d = Decoder::from_bytes(file, Some("wav"), &DecodeOptions::default()).unwrap();
+        let mut got = Vec::new();
+        while let Some(b) = d.next_block().unwrap() {
+            got.extend_from_slice(b.interleaved());
+        }
+        let s = d.stats();
+        (got, s.placeholder_length, s.appended_wav.map(|a| (a.offset, a.sample_rate, a.frames)))
+    };
+    // Placeholder sizes, nothing after: read to the end, and said.
+    let (got, placeholder, appended) = open(plain.clone().placeholder_sizes(u32::MAX).bytes());
+    assert_eq!((&got, placeholder, appended), (&want, true, None));
+    // Real sizes, another file joined after (`cat`): named.
+    let first = plain.bytes();
+    let (got, placeholder, appended) = open([first.clone(), second.clone()].concat());
+    assert_eq!((&got, placeholder), (&want, false));
+    assert_eq!(appended, Some((first.len() as u64, Some(16_000), Some(160))));
+    // Placeholder sizes and a file joined after: the samples end at its header.
+    let streamed = plain.clone().placeholder_sizes(u32::MAX).bytes();
+    let (got, placeholder, appended) = open([streamed.clone(), second].concat());
+    assert_eq!((&got, placeholder), (&want, true));
+    assert_eq!(appended, Some((streamed.len() as u64, Some(16_000), Some(160))));
+    // The data chunk before a 16-byte fmt chunk.
+    let (codec, got) = decode_wav_bytes(plain.only(&[b"data", b"fmt "]).bytes());
+    assert_eq!((codec.as_str(), &got), ("pcm_mulaw", &want));
+}
+
 /// A-law and μ-law WAV files as telephone and call-recording systems write them: the `fmt `
 /// chunk of 16 bytes (no extension size), of 20 (an extension of 2 bytes), or
 /// WAVE_FORMAT_EXTENSIBLE with the G.711 sub-format (its channel mask says "left, right": a

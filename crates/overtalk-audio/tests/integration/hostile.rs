@@ -1147,8 +1147,8 @@ fn a_channel_beyond_the_recording_is_a_clear_error() {
     assert_eq!(
         e.to_string(),
         format!(
-            "{}: channel 49 requested for \"Z\", but the recording has 48 channels: --channels \
-             takes one name per channel, at most 48 (`_` skips one)",
+            "{}: channel 49 requested for \"Z\", but the recording has 48 channels: name one \
+             speaker per channel, at most 48 (`_` skips a channel)",
             p.display()
         )
     );
@@ -1170,8 +1170,9 @@ fn a_channel_beyond_the_recording_is_a_clear_error() {
         e.to_string(),
         format!(
             "{}: channel 2 requested for \"Customer\", but the recording has 1 channel, which \
-             every speaker in it shares: give it without --channels and its speakers are told \
-             apart by their voices (diarization)",
+             every speaker in it shares: read it as one mixed recording, without naming \
+             channels, and its speakers are told apart by their voices (diarization, once the \
+             speaker model is installed: `overtalk models install`)",
             mono.display()
         )
     );

@@ -242,8 +242,16 @@ impl WordsArgs {
             );
             // Words past the recording's end are not silence in it: the captions are of
             // another recording, or of a longer cut of this one.
+            // Counted among the dropped only: a word past the end but within `max` of the
+            // last speech is laid on it.
             if let Some(end) = speakers.declared_extent().map(|e| e.end()) {
-                let after = words.words.iter().filter(|w| w.start >= end).count();
+                let last_speech = speakers.annotation().extent().map(|e| e.end().micros());
+                let reach = lay_options.max_distance.micros().max(0);
+                let dropped_after = |w: &&overtalk::words::TimedWord| {
+                    w.start >= end
+                        && last_speech.is_none_or(|l| w.start.micros().saturating_sub(l) > reach)
+                };
+                let after = words.words.iter().filter(dropped_after).count();
                 if after > 0 {
                     message.push_str(&format!(
                         "; {after} of them {} after the recording ends ({:.3} s): captions of \

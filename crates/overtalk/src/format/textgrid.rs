@@ -745,12 +745,15 @@ const REMARKS_MOST: usize = 3;
 /// - its name is nothing but words of the note list, one of them a remark's
 ///   ([`names_only_notes`]: `Errors`, `Comments`, `notes`, `misc`), whatever it holds; or
 /// - its labelled intervals are few (at most [`REMARKS_MOST`]), cover at least nine tenths of
-///   the grid (`span`) and hold fewer words than one every two seconds they cover, while another
-///   tier read carries at least [`REMARKS_BESIDE`]: one remark over the whole recording beside
-///   a speaker's many turns, which read as speech would make a speaker who talks over everyone
-///   all the time. Speech that long holds more words (people say two or three a second); a
-///   tier whose labels are its own name (speech without words, as this module writes a
-///   diarization) is a speaker whatever it covers.
+///   the grid (`span`), hold fewer words than one every two seconds they cover, and one of
+///   them is a phrase (two words or more), while another tier read carries at least
+///   [`REMARKS_BESIDE`]: one remark over the whole recording beside a speaker's many turns,
+///   which read as speech would make a speaker who talks over everyone all the time. Speech
+///   that long holds more words (people say two or three a second); a tier whose labels are
+///   single tokens (`speech`, `sounding`, `x`, its own name: speech without words, as a
+///   speech/no-speech grid or this module's diarization writes it) is a speaker whatever it
+///   covers: an interviewee who talks through nearly the whole grid beside the interviewer's
+///   ten short turns.
 ///
 /// A tier is set aside so only while another tier with speech is read that is not set aside:
 /// the only tier of a grid stays its speaker. `defaults_apply` is false under `--tiers`, which
@@ -786,12 +789,16 @@ fn remark_tiers(
         let covered: i64 = tier.intervals.iter().map(|(s, _)| s.duration().micros()).sum();
         let words: i64 =
             tier.intervals.iter().map(|(_, l)| l.split_whitespace().count() as i64).sum();
-        let named = tier.intervals.iter().all(|(_, l)| l.trim() == tier.name.trim());
+        // A remark is a phrase ("door slams"); a label of one token is a mark of speech
+        // ("speech", "sounding", "x", "1", the tier's name), as a speech/no-speech grid
+        // writes a speaker who talks through nearly all of it.
+        let phrase = tier.intervals.iter().any(|(_, l)| l.split_whitespace().nth(1).is_some());
         let sparse = words * 2_000_000 < covered;
         if most >= REMARKS_BESIDE
             && 10 * covered >= 9 * span.duration().micros()
             && sparse
-            && !named
+            && phrase
+            && !tier.marks
         {
             out[i] = Some(format!(
                 "{n} labelled interval(s) over {}% of the grid beside a tier of {most}: remarks on the recording, not a speaker's speech",
@@ -2113,12 +2120,17 @@ mod tests {
         assert_eq!(out.warnings[0].line, Some(42));
         // A speaker's one long turn with words in it, or labelled with its name, stays.
         let lecture = "so today we look at how turns are taken and how often people overlap";
-        for (name, label) in [("Lee", lecture), ("Lee", "Lee")] {
-            let out = read_text(&grid_of(&[("Ana", &turns), (name, &[(0, 10, label)])]));
+        // So does one whose labels are single tokens: a speech/no-speech grid of an interview,
+        // the interviewee talking through nearly all of it beside the interviewer's ten turns.
+        for label in [lecture, "Lee", "speech", "sounding", "x"] {
+            let out = read_text(&grid_of(&[("Ana", &turns), ("Lee", &[(0, 10, label)])]));
             assert_eq!(speakers_of(&out), ["Ana", "Lee"], "{label}");
+            let why: Vec<&str> = out.warnings.iter().map(|w| w.message.as_str()).collect();
+            assert!(!why.iter().any(|m| m.contains("left out")), "{label}: {why:?}");
         }
         // Fewer than ten turns beside it: no evidence, the tier stays.
-        let out = read_text(&grid_of(&[("Ana", &turns[..9]), ("Tier 3", &[(0, 10, "hum")])]));
+        let out =
+            read_text(&grid_of(&[("Ana", &turns[..9]), ("Tier 3", &[(0, 10, "door slams")])]));
         assert_eq!(speakers_of(&out), ["Ana", "Tier 3"]);
         // The only tier with speech stays a speaker, however it is named.
         let out = read_text(&grid_of(&[("Comments", &[(0, 10, "recorded at home")])]));

@@ -242,6 +242,13 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             _ => {}
         }
     }
+    // Cut off inside a turn: the stretches a later `<Sync>` closed are whole and kept; the
+    // stretch still open at the cut (its text may be cut too) is not read.
+    if let Some(t) = turn.take() {
+        for (s, e, k, text) in t.done {
+            tracks.push((s, e, t.speakers.get(k).cloned(), text, t.at));
+        }
+    }
     doc.finish(ctx, stack.len(), "no <Trans> element: not a Transcriber file")?;
     // Speaker names: the name, else the id; a name two ids share gets its id.
     let mut uses: HashMap<&str, usize> = HashMap::new();
@@ -463,5 +470,17 @@ Speaker 1
             e,
             "line 11, column 1: transcriber: the document ends with 1 element(s) still open (truncated?)"
         );
+        // Cut inside a long turn: the stretches its later `<Sync>`s closed are kept, the one
+        // open at the cut is not.
+        let text = "<Trans>\n<Speakers><Speaker id=\"s1\" name=\"Ana\"/></Speakers>\n<Episode>\n<Section type=\"report\" startTime=\"0\" endTime=\"600\">\n<Turn speaker=\"s1\" startTime=\"0\" endTime=\"600\">\n<Sync time=\"0\"/>\none\n<Sync time=\"100\"/>\ntwo\n<Sync time=\"200\"/>\nthree and";
+        let out = read_str(text, Format::Transcriber, &ReadOptions::default()).unwrap();
+        assert_eq!(
+            crate::format::test_support::tracks_with_text(&out, "recording"),
+            vec![
+                (0, 100_000_000, "Ana".to_owned(), "one".to_owned()),
+                (100_000_000, 200_000_000, "Ana".to_owned(), "two".to_owned())
+            ]
+        );
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
     }
 }
