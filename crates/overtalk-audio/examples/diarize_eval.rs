@@ -205,6 +205,10 @@ struct Args {
     /// deviations (default: the options' own).
     #[arg(long, value_name = "off|Z", value_parser = same_voice_bar)]
     same_voice: Option<SameVoice>,
+    /// Absorb the small clusters into their nearest neighbour when fewer than two pass the
+    /// size rules (`DiarizeOptions::absorb_small`; default off).
+    #[arg(long)]
+    absorb_small: bool,
     /// --turns: the centroid merge ratio of the "after" row when the options set none.
     #[arg(long, value_name = "RATIO", default_value_t = 1.0)]
     turns_merge: f32,
@@ -495,6 +499,9 @@ fn options_from_args() -> DiarizeOptions {
         c.segment_weight = a.change_segment.unwrap_or(c.segment_weight);
         c.cross_weight = a.change_cross.unwrap_or(c.cross_weight);
         opts.change = Some(c);
+    }
+    if a.absorb_small {
+        opts.absorb_small = true;
     }
     if let Some(SameVoice(bar)) = a.same_voice {
         opts.same_voice = bar;
@@ -1073,6 +1080,9 @@ fn diag(d: &Ge2eDiarizer, cases: &[Case]) {
 /// keeps one; the row then shows all of the AHC's clusters. Each pair prints as
 /// `ab:cosine/r ratio/z preference/n windows` (ratio: the re-merge's on the uncentred vectors;
 /// preference: `remerge::preference`, what the same-voice merge compares with its bar).
+/// `ahc K sizes [..] min M` are the AHC's clusters (windows each, largest first) and the size
+/// rule in windows, before any cluster is dropped or absorbed (the pipeline absorbs the small
+/// ones when fewer than two pass; this row does not).
 fn split_diag(d: &Ge2eDiarizer, o: &DiarizeOptions, cases: &[Case]) {
     use overtalk_audio::diarize::{cluster, embed::cosine, remerge};
     for c in cases {
@@ -1128,8 +1138,10 @@ fn split_diag(d: &Ge2eDiarizer, o: &DiarizeOptions, cases: &[Case]) {
             }
         }
         let sp: Vec<String> = spread.iter().map(|s| format!("{s:.3}")).collect();
+        let mut by_size: Vec<usize> = sizes.clone();
+        by_size.sort_unstable_by(|a, b| b.cmp(a));
         println!(
-            "{:<28} ref {} clusters {kk} final {found} | all-spread {all:.3} | spreads {} | min-pair {min_pair:.3} | {}",
+            "{:<28} ref {} ahc {k} sizes {by_size:?} min {min} | clusters {kk} final {found} | all-spread {all:.3} | spreads {} | min-pair {min_pair:.3} | {}",
             c.id,
             speaker_count(&c.reference),
             sp.join(" "),

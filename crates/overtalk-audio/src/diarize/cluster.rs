@@ -159,6 +159,51 @@ pub fn centroids(vectors: &[Vec<f32>], labels: &[usize], k: usize) -> Vec<Vec<f3
     c.into_iter().map(normalized).collect()
 }
 
+/// Absorbs clusters of fewer than `min_size` vectors into their nearest neighbour, the
+/// smallest first (ties: the lowest label), until every cluster holds `min_size` or there are
+/// `min_count` clusters left. The nearest neighbour is the cluster whose centroid is most
+/// similar to the small cluster's (ties: the lowest label); centroids are recomputed after each
+/// merge, so two small pieces of one voice can meet and pass together. `labels` (values below
+/// `k`) are rewritten in place to `0..k'`: an absorbed cluster's windows take their
+/// neighbour's label, and the labels above the absorbed one move down by one, so the
+/// surviving clusters keep their order; returns `k'`.
+pub fn absorb_small(
+    vectors: &[Vec<f32>],
+    labels: &mut [usize],
+    k: usize,
+    min_size: usize,
+    min_count: usize,
+) -> usize {
+    let mut k = k;
+    while k > min_count.max(1) {
+        let mut sizes = vec![0usize; k];
+        labels.iter().filter(|&&l| l < k).for_each(|&l| sizes[l] += 1);
+        let Some(small) = (0..k).filter(|&c| sizes[c] < min_size).min_by_key(|&c| (sizes[c], c))
+        else {
+            break;
+        };
+        let cents = centroids(vectors, labels, k);
+        let mut best = (f32::NEG_INFINITY, usize::MAX);
+        for (c, cent) in cents.iter().enumerate().filter(|&(c, _)| c != small) {
+            let s = cosine(&cents[small], cent);
+            if s > best.0 || best.1 == usize::MAX {
+                best = (s, c);
+            }
+        }
+        let into = best.1;
+        for l in labels.iter_mut() {
+            if *l == small {
+                *l = into;
+            }
+            if *l > small {
+                *l -= 1;
+            }
+        }
+        k -= 1;
+    }
+    k
+}
+
 /// The label of the most similar centroid.
 pub fn nearest(v: &[f32], centroids: &[Vec<f32>]) -> usize {
     let mut best = (f32::NEG_INFINITY, 0);
@@ -220,6 +265,34 @@ mod tests {
             vec![0.05, 0.98, 0.0],
             vec![0.0, 0.0, 1.0],
         ]
+    }
+
+    #[test]
+    fn small_clusters_join_their_nearest_until_they_pass() {
+        // Voice X cut in two pieces of 3 and 2 windows (labels 1 and 3), voice Y in one
+        // cluster of 6 (label 0), and one stray window (label 2) nearest to Y.
+        let x = [1.0f32, 0.0, 0.0];
+        let x2 = [0.95f32, 0.3, 0.0];
+        let y = [0.0f32, 1.0, 0.0];
+        let stray = [0.1f32, 0.9, 0.4];
+        let mut v = vec![y.to_vec(); 6];
+        v.extend([x.to_vec(), x.to_vec(), x.to_vec(), stray.to_vec(), x2.to_vec(), x2.to_vec()]);
+        let mut labels = vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3];
+        // Size 4: the stray window (1) goes to Y, then the piece of 2 joins the piece of 3.
+        let k = absorb_small(&v, &mut labels, 4, 4, 1);
+        assert_eq!(k, 2);
+        assert_eq!(labels, vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1]);
+        // Size 6: X's five windows still fall short and join Y; the minimum count stops there.
+        let mut labels = vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3];
+        assert_eq!(absorb_small(&v, &mut labels, 4, 6, 1), 1);
+        assert_eq!(labels, vec![0; 12]);
+        let mut labels = vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3];
+        assert_eq!(absorb_small(&v, &mut labels, 4, 6, 2), 2);
+        assert_eq!(labels, vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1]);
+        // Nothing under the size: unchanged.
+        let mut labels = vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3];
+        assert_eq!(absorb_small(&v, &mut labels, 4, 1, 1), 4);
+        assert_eq!(labels, vec![0, 0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3]);
     }
 
     #[test]

@@ -228,6 +228,9 @@ impl Ge2eDiarizer {
                 t.max_piece * 10
             ));
         }
+        if o.absorb_small && o.count.exact.is_none() {
+            s.push_str("; small clusters absorbed into their nearest when fewer than two pass");
+        }
         if let Some(h) = &o.handover {
             s.push_str(&format!(
                 "; speaker changes on the log-mel frames (±{} ms, local models ≤ {} ms, pauses ≥ {} ms)",
@@ -514,8 +517,25 @@ impl Ge2eDiarizer {
         // Cluster (a subsample when long), then assign every window to the nearest centroid.
         let stride = emb.len().div_ceil(o.max_cluster_windows.max(2));
         let sample: Vec<Vec<f32>> = emb.iter().step_by(stride).cloned().collect();
-        let labels = cluster::ahc(&sample, o.threshold, o.count);
+        let mut labels = cluster::ahc(&sample, o.threshold, o.count);
         let mut k = labels.iter().max().map_or(1, |m| m + 1);
+        if o.absorb_small && o.count.exact.is_none() && k > o.count.min.max(1) {
+            // Each sampled window stands for `stride × step` frames of distinct speech.
+            let per_window = (stride * o.step.max(1)) as f32 / 100.0;
+            let by_fraction = (o.min_cluster_fraction * sample.len() as f32).ceil() as usize;
+            let by_speech = (o.min_speaker_speech.max(0.0) / per_window).ceil() as usize;
+            let min = by_fraction.max(by_speech).max(2);
+            let mut sizes = vec![0usize; k];
+            labels.iter().for_each(|&l| sizes[l] += 1);
+            if sizes.iter().filter(|&&s| s >= min).count() < 2 {
+                // Fewer than two clusters pass the size rule: on a short clip a voice cut in
+                // pieces of 2-4 s each would be lost whole (the count then hangs on one
+                // window). The small clusters are absorbed into their nearest neighbour
+                // instead, the smallest first, so that pieces of one voice join and pass
+                // together (never below the minimum count).
+                k = cluster::absorb_small(&sample, &mut labels, k, min, o.count.min.max(1));
+            }
+        }
         let mut cents = cluster::centroids(&sample, &labels, k);
         if o.count.exact.is_none() && k > o.count.min.max(1) {
             // Drop tiny clusters (outlier windows), keeping at least the minimum count.
@@ -839,6 +859,46 @@ mod tests {
                 "off (speakers given)",
             ]
         );
+    }
+
+    #[test]
+    fn pieces_under_the_size_rule_join_when_absorbed() {
+        // 16 s of speech: speaker 0 for 10 s, then two pieces of 3 s each (ids 1 and 2) that
+        // the one-hot embedder keeps apart, as the AHC keeps apart two pieces of one voice.
+        // Each piece is under the 4 s rule, so only speaker 0 passes: dropped, the pieces
+        // leave one speaker; absorbed, they join each other (their centred centroids are
+        // closer to each other than to speaker 0's) and pass as one second speaker.
+        let ids: Vec<f32> = (0..1600)
+            .map(|f| match f {
+                0..1000 => 0.0,
+                1000..1300 => 1.0,
+                _ => 2.0,
+            })
+            .collect();
+        let features = Features {
+            dim: 1,
+            data: ids,
+            probs: vec![1.0; 1600],
+            fused: Vec::new(),
+            hop: GRID.step(),
+            energy: Vec::new(),
+            samples: 1600 * crate::frames::HOP as u64,
+        };
+        let speakers = |absorb_small: bool, min: usize| {
+            let o = DiarizeOptions {
+                absorb_small,
+                count: SpeakerCount { min, ..SpeakerCount::default() },
+                ..DiarizeOptions::default()
+            };
+            let d = Ge2eDiarizer::with_embedder(Box::new(OneHot), o);
+            d.finish(features.clone()).unwrap().speakers
+        };
+        assert_eq!(speakers(false, 1), 1);
+        assert_eq!(speakers(true, 1), 2);
+        // With a minimum of two the count is two either way: the two largest are kept, or
+        // the absorbing stops at two.
+        assert_eq!(speakers(false, 2), 2);
+        assert_eq!(speakers(true, 2), 2);
     }
 
     #[test]
