@@ -95,6 +95,14 @@ fn score_names_the_two_ids_when_one_recording_on_each_side_differs() {
          recording, give them one id (`overtalk detect --recording-id rec` names a detected \
          hypothesis so; `score -s AUDIO` detects it with the reference's id)\n"
     );
+    // An id that is not one shell word is quoted in the command.
+    dir.create("quoted.rttm", &REFERENCE.replace(" rec ", " it's "));
+    let run = dir.run(&["score", "-r", "quoted.rttm", "-s", "call.rttm"]);
+    assert!(
+        run.stderr().contains(r"(`overtalk detect --recording-id 'it'\''s'` names"),
+        "{}",
+        run.stderr()
+    );
     let run = dir.run(&["score", "-r", "ref.rttm", "-s", "extra.rttm"]);
     assert!(!run.stderr().contains("note:"), "{}", run.stderr());
     assert!(dir.run(&["score", "-q", "-r", "ref.rttm", "-s", "call.rttm"]).stderr().is_empty());

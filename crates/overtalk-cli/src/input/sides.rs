@@ -138,10 +138,17 @@ fn different_ids_note(reference: &Side, hypothesis: &Side) -> Option<String> {
     let r = reference.recordings.keys().next()?;
     let h = hypothesis.recordings.keys().next()?;
     (r != h).then(|| {
+        // One word of a shell command line: an id with spaces or quotes is single-quoted.
+        let safe = |c: char| c.is_ascii_alphanumeric() || "_-.+:/@".contains(c);
+        let id = if !r.is_empty() && r.chars().all(safe) {
+            r.clone()
+        } else {
+            format!("'{}'", r.replace('\'', r"'\''"))
+        };
         format!(
             "the reference holds one recording, {r:?}, and the hypothesis one, {h:?}: recordings \
              are paired by id, so they were scored apart; if they are the same recording, give \
-             them one id (`overtalk detect --recording-id {r}` names a detected hypothesis so; \
+             them one id (`overtalk detect --recording-id {id}` names a detected hypothesis so; \
              `score -s AUDIO` detects it with the reference's id)"
         )
     })
