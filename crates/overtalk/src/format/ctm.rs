@@ -18,7 +18,10 @@
 //! that cannot be read is an error naming line and column. Words of zero duration are dropped
 //! with the usual warning. A word `<NA>` means no text. sclite alternations
 //! (`file A * * <ALT_BEGIN>`, words, `* * <ALT>`, words, `* * <ALT_END>`) are read as their
-//! first alternative, with one note.
+//! first alternative, with one note. A file of three lines or more whose second field is
+//! never the same twice and whose fourth field is past its third on every line (five or six
+//! fields) is read as turns, `recording segment begin end speaker [confidence]`, as
+//! Speechmatics' `asr_metrics` writes a diarization under a `.ctm` name, with one note.
 //!
 //! **Writing**: `file speaker begin duration word [confidence]`, sorted by file then time. A track
 //! whose words all carry times inside the track (and spell its text) gives one line per word, with
@@ -82,6 +85,7 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     let mut alternation: Option<(usize, bool)> = None; // (line of ALT_BEGIN, in a later alternative)
     let mut alternations = 0usize;
     let mut rt_noted = false;
+    let segment_layout = segment_lines(text);
     for item in ctx.lines(text) {
         let (n, line) = item?;
         let line = if n == 1 { line.trim_start_matches('\u{feff}') } else { line };
@@ -143,6 +147,25 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         let Some(d) = ctx.seconds_or_skip(dur, "duration", "line", n, column_of(line, dur))? else {
             continue;
         };
+        if segment_layout {
+            // `recording segment begin end speaker [confidence]`: one turn per line.
+            if !rt_noted {
+                rt_noted = true;
+                ctx.warn_at(
+                    WarningKind::Note,
+                    n,
+                    Some(column_of(line, word)),
+                    format!("every line has its own second field ({channel:?} here) and a fourth field past its third: read as `recording segment begin end speaker [confidence]` (Speechmatics asr_metrics' diarization CTM), {word:?} the speaker, not as `file channel begin duration word`"),
+                )?;
+            }
+            per.entry(file).or_default();
+            if let Some(seg) = ctx.segment(start, d, n, Some(column_of(line, dur)))? {
+                if let Some(b) = per.get_mut(file) {
+                    b.add(seg, word, None);
+                }
+            }
+            continue;
+        }
         let end = Time::from_micros(start.micros().saturating_add(d.micros()));
         let mut extra = rest.split_whitespace();
         let confidence = extra.next().and_then(|c| c.parse::<f64>().ok()).filter(|c| c.is_finite());
@@ -191,6 +214,37 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     }
     unsorted.finish(ctx, per.len());
     Ok(per.into_iter().map(|(k, b)| (k.to_owned(), b.build())).collect())
+}
+
+/// Whether the lines are turns, `recording segment begin end speaker [confidence]`, rather
+/// than CTM words (Speechmatics' `asr_metrics` writes its diarization so, with a `.ctm` name):
+/// three lines or more, all of five or six fields, the second field never the same twice (a
+/// CTM channel holds many words), the fourth a time past the third on every line, and the
+/// sixth, when present, a number.
+fn segment_lines(text: &str) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut count = 0usize;
+    for line in text.lines() {
+        let t = line.trim().trim_start_matches('\u{feff}');
+        if t.is_empty() || t.starts_with(';') || t.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = t.split_whitespace().collect();
+        if !(5..=6).contains(&f.len()) || !seen.insert(f[1]) {
+            return false;
+        }
+        let (Ok(begin), Ok(end)) = (f[2].parse::<f64>(), f[3].parse::<f64>()) else {
+            return false;
+        };
+        if !(begin.is_finite() && end.is_finite() && end > begin) {
+            return false;
+        }
+        if f.len() == 6 && f[5].parse::<f64>().is_err() {
+            return false;
+        }
+        count += 1;
+    }
+    count >= 3
 }
 
 /// The words of a track with their times, when every word has a start and an end inside the
@@ -324,6 +378,39 @@ mod tests {
     }
     use crate::format::{read_str, Format, ReadOptions};
     use crate::model::Segment;
+
+    /// Speechmatics' `asr_metrics/examples/hypothesis-diarization.ctm`: `channel1 segment1 0.0
+    /// 3.5 spk1 0.88`, the fourth field the end. Read as CTM words it gave 9 speakers named
+    /// `segment1`… and turns as long as their end time (35.5 s in a 20 s file).
+    #[test]
+    fn turns_with_a_segment_id_and_an_end_are_read_as_turns() {
+        let text = "channel1 segment1 0.0 3.5 spk1 0.88\nchannel1 segment2 3.5 8.0 spk2 0.78\nchannel1 segment3 7.5 11.5 spk1 0.92\nchannel2 segment6 0.0 6.0 spk3 0.90\n";
+        let out = read_text(text);
+        let got: Vec<_> = out
+            .corpus
+            .iter()
+            .flat_map(|(id, t)| {
+                t.utterances().map(move |u| (id.to_string(), u.speaker_name.to_owned(), u.segment))
+            })
+            .collect();
+        let seg = |a, b| Segment::from_millis(a, b).unwrap();
+        assert_eq!(
+            got,
+            [
+                ("channel1".to_owned(), "spk1".to_owned(), seg(0, 3500)),
+                ("channel1".to_owned(), "spk2".to_owned(), seg(3500, 8000)),
+                ("channel1".to_owned(), "spk1".to_owned(), seg(7500, 11500)),
+                ("channel2".to_owned(), "spk3".to_owned(), seg(0, 6000)),
+            ]
+        );
+        assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+        assert_eq!((out.warnings[0].line, out.warnings[0].column), (Some(1), Some(27)));
+        // A CTM whose channel repeats, or whose fourth field is a duration shorter than the
+        // begin, stays words on channels.
+        assert!(!segment_lines("f A 0.5 0.25 hi\nf A 0.8 0.2 there\nf B 1.0 0.3 yes\n"));
+        assert!(!segment_lines("f a 5.0 0.5 hi\nf b 6.0 0.5 x\nf c 7.0 0.5 y\n"));
+        assert!(!segment_lines("f a 0 1 hi\nf b 1 2 x\n"));
+    }
 
     fn read_text(text: &str) -> crate::format::ReadOutput {
         read_str(text, Format::Ctm, &ReadOptions::default()).unwrap()

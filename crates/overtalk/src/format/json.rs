@@ -1298,8 +1298,13 @@ pub(crate) fn sniff(text: &str) -> Option<Format> {
     // A bare list of timed turns, as scripts dump a diarization or a transcript
     // (`[{"start": 1.8, "end": 4.5, "speaker": "SPEAKER_00"}, …]`): with text, the segments
     // of a Whisper-style transcript; without, the turns of a diarization.
-    if list && has("start") && (has("end") || has("stop") || has("duration") && has("text")) {
-        if has("text") || has("words") {
+    if list
+        && has("start")
+        && (has("end") || has("stop") || has("duration") && (has("text") || has("word")))
+    {
+        // Speechmatics' `asr_metrics` diarization reference: `speaker_name`, `word`, `start`,
+        // `duration` per word.
+        if has("text") || has("words") || has("word") && has("speaker_name") {
             return Some(Format::WhisperX);
         }
         if has("speaker") {

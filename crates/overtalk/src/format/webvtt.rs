@@ -1349,6 +1349,8 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         )?;
     }
     let mut cues: Vec<RawCue<'_>> = Vec::new();
+    // Cues whose payload is JSON data, with the line of the first.
+    let mut metadata: Option<(usize, usize)> = None;
     let mut timing = TimingReader::new(Clock::WebVtt, text);
     while i < lines.len() {
         let (n, line) = lines[i];
@@ -1397,7 +1399,19 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
             payload.push(lines[i].1);
             i += 1;
         }
+        if metadata_payload(&payload) {
+            metadata.get_or_insert((tn, 0)).1 += 1;
+            continue;
+        }
         cues.push(RawCue { line: tn, end_col, start, end, payload });
+    }
+    if let Some((line, count)) = metadata {
+        ctx.warn_at(
+            WarningKind::Skipped,
+            line,
+            Some(1),
+            format!("{count} cue(s) holding JSON data skipped: a metadata cue (chapters, timed data) is no one's speech"),
+        )?;
     }
     if cues.is_empty() && !header && !lines.iter().any(|(_, l)| l.contains("-->")) {
         // Text with neither the header nor a timing line is no WebVTT (a subtitle file of
@@ -1414,6 +1428,27 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
         ));
     }
     build(cues, youtube, ctx)
+}
+
+/// Whether a cue's payload is JSON data rather than text: a WebVTT metadata track (the
+/// `kind="metadata"` tracks of HTML video, chapters with JSON payloads) times objects, not
+/// words. Only an object, or an array of objects, counts: a caption such as `[Music]` or `[2]`
+/// stays text.
+fn metadata_payload(payload: &[&str]) -> bool {
+    let joined = payload.join("\n");
+    let body = joined.trim();
+    if !(body.starts_with('{') && body.ends_with('}')
+        || body.starts_with('[') && body.ends_with(']'))
+    {
+        return false;
+    }
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Object(_)) => true,
+        Ok(serde_json::Value::Array(items)) => {
+            !items.is_empty() && items.iter().all(serde_json::Value::is_object)
+        }
+        _ => false,
+    }
 }
 
 /// The captions a file's reading notes once each, by the line of the first and a count:
@@ -2274,6 +2309,39 @@ mod tests {
             "2 cue(s) with no text skipped: a caption that shows nothing marks no one's speech"
         );
         assert!(!out.warnings.iter().any(|w| w.kind == WarningKind::MissingSpeaker));
+    }
+
+    /// A cue whose payload is a JSON object (a metadata track's) is no speech: pysubs2's
+    /// `vtt_example.vtt` ends with one, which was read as 7.2 s of an "unknown" speaker.
+    /// Captions in brackets stay text.
+    #[test]
+    fn cues_of_json_data_are_no_speech() {
+        assert!(metadata_payload(&["{", " \"type\": \"WikipediaPage\"", "}"]));
+        assert!(metadata_payload(&["[{\"a\": 1}, {\"b\": 2}]"]));
+        assert!(!metadata_payload(&["[Music]"]) && !metadata_payload(&["[2]"]));
+        assert!(!metadata_payload(&["[]"]) && !metadata_payload(&["{not json}"]));
+        let out = read_text("WEBVTT\n\n00:01.000 --> 00:04.000\n<v A>Hello\n\n00:05.000 --> 00:07.000\n[Music]\n\n00:08.000 --> 00:09.000\n<v B>[2] items\n\n02:00.100 --> 02:07.342\n{\n \"type\": \"WikipediaPage\",\n \"url\": \"https://example.org\"\n}\n");
+        let t = out.corpus.get("recording").unwrap();
+        assert_eq!(
+            texts(t),
+            vec![
+                ("A".to_owned(), Some("Hello".to_owned())),
+                ("B".to_owned(), Some("[2] items".to_owned()))
+            ]
+        );
+        let skipped: Vec<_> = out
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::Skipped)
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            skipped,
+            vec![
+                (Some(12), "1 cue(s) holding JSON data skipped: a metadata cue (chapters, timed data) is no one's speech"),
+                (Some(7), "1 cue(s) holding only a sound description (`[Music]`, `[Applause]`, `♪`) skipped: no one's speech"),
+            ]
+        );
     }
 
     /// Podcast captions name the speaker on the first caption of a turn only: fewer than half

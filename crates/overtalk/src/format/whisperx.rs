@@ -58,7 +58,9 @@
 //! A bare list of segments (`[{"start": 0.0, "end": 2.98, "text": "…", "speaker":
 //! "SPEAKER_1"}, …]`, as scripts save `result["segments"]` or a diarized transcript) is read as
 //! `segments`. In such a list a `duration` stands for a missing `end` (youtube-transcript-api's
-//! JSON: `{"text": "…", "start": 1.54, "duration": 4.16}`), and a list in subsrt's shape (a
+//! JSON: `{"text": "…", "start": 1.54, "duration": 4.16}`), `speaker_name` and `word` stand for
+//! a missing `speaker` and `text` (Speechmatics' `asr_metrics` diarization reference, one object
+//! per word: `{"speaker_name": "spk1", "word": "hello", "start": 0.0, "duration": 3.0}`), and a list in subsrt's shape (a
 //! JavaScript caption library: every segment with its `"type": "caption"`, its `content`, or a
 //! `duration` equal to its length) whose times are whole numbers with a median length of 100 or
 //! more is in milliseconds, each with a note; whole numbers alone stay seconds (a list of
@@ -152,6 +154,14 @@ struct SegmentJ {
     content: Option<Value>,
     #[serde(default)]
     speaker: Option<Value>,
+    /// The speaker in a bare list of words that names it so (Speechmatics' `asr_metrics`
+    /// diarization reference: `{"speaker_name", "word", "start", "duration"}`); read when there
+    /// is no `speaker`.
+    #[serde(default)]
+    speaker_name: Option<Value>,
+    /// The text in such a list, read when there is no `text`.
+    #[serde(default)]
+    word: Option<String>,
     #[serde(default)]
     words: Option<Vec<WordJ>>,
     /// Where each of `words` stands when they were taken from OpenAI's top-level `words` (see
@@ -418,6 +428,12 @@ pub fn read(text: &str, ctx: &mut ReadContext<'_>) -> Result<Corpus> {
     if list {
         let mut lengths = 0usize;
         for seg in &mut segments {
+            if seg.speaker.is_none() {
+                seg.speaker = seg.speaker_name.take();
+            }
+            if seg.text.is_none() {
+                seg.text = seg.word.take();
+            }
             let length = seg.duration.as_ref().and_then(Value::as_f64);
             if let (Some(start), None, Some(length)) = (seg.start, seg.end, length) {
                 seg.end = Some(start + length);
@@ -1255,6 +1271,42 @@ mod tests {
             ["3 segment(s) give a `duration` instead of an `end` (youtube-transcript-api's `text`, `start`, `duration`): each ends at its start plus its duration"]
         );
         assert_eq!(skipped(&out.warnings), [(Some(1), "1 segment(s) with no text skipped: a caption that shows nothing marks no one's speech")]);
+    }
+
+    /// Speechmatics' `asr_metrics` diarization reference (`examples/reference-diarization.json`):
+    /// one object per word with `speaker_name`, `word`, `start` and `duration`; was "cannot tell
+    /// the format", and with `--from whisperx` every word went to "unknown".
+    #[test]
+    fn a_bare_list_of_words_with_speaker_names() {
+        let text = r#"[{"speaker_name": "spk1", "word": "hello", "start": 0.0, "duration": 3.0}, {"speaker_name": "spk2", "word": "how", "start": 3.0, "duration": 4.0}, {"speaker_name": "spk3", "word": "hi", "start": 0.0, "duration": 5.0}]"#;
+        assert_eq!(crate::format::sniff(text), Some(Format::WhisperX));
+        let out = read_str(text, Format::WhisperX, &ReadOptions::default()).unwrap();
+        let t = out.corpus.get("recording").unwrap();
+        let got: Vec<_> = t
+            .utterances()
+            .map(|u| {
+                let text = u.content.and_then(|c| c.text.clone());
+                (
+                    u.speaker_name.to_owned(),
+                    u.segment.start().micros(),
+                    u.segment.end().micros(),
+                    text,
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("spk1".to_owned(), 0, 3_000_000, Some("hello".to_owned())),
+                ("spk3".to_owned(), 0, 5_000_000, Some("hi".to_owned())),
+                ("spk2".to_owned(), 3_000_000, 7_000_000, Some("how".to_owned())),
+            ]
+        );
+        assert!(
+            !out.warnings.iter().any(|w| w.kind == WarningKind::MissingSpeaker),
+            "{:?}",
+            out.warnings
+        );
     }
 
     fn skipped(warnings: &[crate::error::Warning]) -> Vec<(Option<usize>, &str)> {
